@@ -1,0 +1,52 @@
+/**
+ * Errors that carry the HTTP status the client should see. Anything thrown that is not a
+ * ServiceError is an unexpected fault (500) and its message is not shown to the client.
+ */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 404 | 500 | 503,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: a parameter is missing, malformed or out of range. */
+export class BadRequestError extends ServiceError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+/** 401: the access key is missing or unknown. */
+export class UnauthorizedError extends ServiceError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
+/** 404: unknown shapefile, feature, child or path. */
+export class NotFoundError extends ServiceError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+/** 500 with a message the client may see: a shapefile that is damaged on disk. */
+export class DamagedShapefileError extends ServiceError {
+  constructor(
+    readonly file: string,
+    fault: string,
+  ) {
+    super(500, `Shapefile file '${file}' is damaged: ${fault}`);
+  }
+}
+
+/** 503: overloaded or rate-limited; the client may retry after the given delay. */
+export class OverloadedError extends ServiceError {
+  constructor(message: string, retryAfterSeconds = 1) {
+    super(503, message, retryAfterSeconds);
+  }
+}
