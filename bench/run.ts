@@ -1,0 +1,69 @@
+import autocannon from 'autocannon';
+import { resolve } from 'node:path';
+import { ensureParcels } from './parcels.ts';
+import { startServerProcess } from './server-process.ts';
+
+/**
+ * npm run bench: the images operation over HTTP on random features of a large RD New
+ * parcel file, per format and concurrency. Environment: BENCH_FEATURES (default
+ * 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default .bench-cache).
+ */
+const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
+const port = 38_000 + Math.floor(Math.random() * 1000);
+const key = 'bench-key-0123456789';
+
+const imagePath = (fid: number, format: string) =>
+  `/REST/v1/shapefiles/images?file=parcels&fid=${fid}&format=${format}&key=${key}`;
+const randomFid = () => Math.floor(Math.random() * features);
+
+const server = await startServerProcess(
+  ['node', '--import', 'tsx', 'src/server/node.ts'],
+  { SHAPESHOT_DATA: dataDir, SHAPESHOT_KEYS: key, SHAPESHOT_PORT: String(port), SHAPESHOT_LOG_LEVEL: 'warn' },
+  port,
+  imagePath(randomFid(), 'png'),
+);
+console.log(`first answer after a cold start: ${server.coldStartMs.toFixed(0)} ms`);
+
+const rows: string[][] = [];
+try {
+  await load('png', 8, 2); // warm-up, not reported
+  for (const format of ['png', 'xml', 'json']) {
+    for (const connections of [1, 8]) {
+      const cpuBefore = server.cpuMs();
+      const result = await load(format, connections, seconds);
+      const cpuPerImage = (server.cpuMs() - cpuBefore) / result.requests.total;
+      rows.push([
+        format,
+        String(connections),
+        result.requests.average.toFixed(0),
+        result.latency.p50.toFixed(1),
+        result.latency.p99.toFixed(1),
+        cpuPerImage.toFixed(2),
+        String(result.non2xx + result.errors),
+      ]);
+    }
+  }
+} finally {
+  const peak = server.peakRssMb();
+  await server.stop();
+  console.log(`\n${features} features, 640x480, ${seconds} s per run, random feature ids\n`);
+  printTable(['format', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/img', 'failed'], rows);
+  console.log(`\npeak RSS of the server: ${peak.toFixed(0)} MB`);
+}
+
+function load(format: string, connections: number, duration: number) {
+  return autocannon({
+    url: server.origin,
+    connections,
+    duration,
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: imagePath(randomFid(), format) }) }],
+  });
+}
+
+function printTable(header: string[], body: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i])).join('  ');
+  console.log([line(header), ...body.map(line)].join('\n'));
+}

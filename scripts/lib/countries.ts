@@ -1,0 +1,57 @@
+/**
+ * Natural Earth 1:50m countries (from world-atlas) with English names as Natural Earth
+ * spells them and Dutch names from world-countries, joined on the ISO 3166 numeric code.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Feature, MultiPolygon, Polygon } from 'geojson';
+import { feature } from 'topojson-client';
+import type { GeometryCollection, GeometryObject, Topology } from 'topojson-specification';
+import { worldCountries } from './world-countries.ts';
+
+export interface Country {
+  /** English, as Natural Earth spells it ('Côte d'Ivoire', 'Dem. Rep. Congo'). */
+  name: string;
+  nameNl: string;
+  /** ISO 3166-1 numeric, three digits; undefined for areas without one (Kosovo, N. Cyprus). */
+  isoN3: string | undefined;
+  geometry: Polygon | MultiPolygon;
+  /** The country's geometry object in the topology, for finding shared borders. */
+  topologyObject: GeometryObject;
+}
+
+export type CountriesTopology = Topology<{ countries: GeometryCollection<{ name: string }> }>;
+
+/** Dutch names of the Natural Earth areas that world-countries has no entry for. */
+const DUTCH_NAMES_BY_NATURAL_EARTH_NAME: Record<string, string> = {
+  'Ashmore and Cartier Is.': 'Ashmore- en Cartiereilanden',
+  'Indian Ocean Ter.': 'Australische gebieden in de Indische Oceaan',
+  'N. Cyprus': 'Noord-Cyprus',
+  'Siachen Glacier': 'Siachengletsjer',
+  Somaliland: 'Somaliland',
+};
+
+export function loadCountriesTopology(): CountriesTopology {
+  const path = createRequire(import.meta.url).resolve('world-atlas/countries-50m.json');
+  return JSON.parse(readFileSync(path, 'utf8')) as CountriesTopology;
+}
+
+export function countriesOf(topology: CountriesTopology): Country[] {
+  const dutchByIsoN3 = new Map(worldCountries.map((country) => [country.ccn3, country.translations.nld.common]));
+  const dutchByEnglish = new Map(worldCountries.map((country) => [country.name.common, country.translations.nld.common]));
+  return topology.objects.countries.geometries.map((object) => {
+    const name = (object.properties as { name?: string } | undefined)?.name;
+    if (name === undefined) throw new Error(`A country in world-atlas has no name (ISO ${object.id}).`);
+    const isoN3 = object.id === undefined ? undefined : String(object.id);
+    const nameNl =
+      DUTCH_NAMES_BY_NATURAL_EARTH_NAME[name] ??
+      (isoN3 === undefined ? undefined : dutchByIsoN3.get(isoN3)) ??
+      dutchByEnglish.get(name);
+    if (nameNl === undefined) throw new Error(`No Dutch name for '${name}' (ISO ${isoN3}).`);
+    const { geometry } = feature(topology, object) as Feature;
+    if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') {
+      throw new Error(`'${name}' is a ${geometry.type}, not a polygon.`);
+    }
+    return { name, nameNl, isoN3, geometry, topologyObject: object };
+  });
+}

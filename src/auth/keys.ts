@@ -1,0 +1,60 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { DEMO_KEY, type KeyConfig } from '../config/schema.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+
+/** What a valid key may do. */
+export interface KeyGrant {
+  /** A label safe to log: the configured name, or the first hex digits of the key's hash. */
+  label: string;
+  /** Lower-case shapefile names the key may see; undefined means every shapefile. */
+  shapefiles?: ReadonlySet<string>;
+  rateLimiter?: RateLimiter;
+}
+
+interface StoredKey {
+  hash: Buffer;
+  grant: KeyGrant;
+}
+
+export interface KeyRing {
+  /** The grant of a key, or undefined for a missing or unknown key. */
+  authenticate(key: string | undefined): KeyGrant | undefined;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * Keys are kept only as SHA-256 hashes. Every stored hash is compared, in constant time,
+ * so neither the comparison nor the loop tells an attacker how close a guess came.
+ */
+export function createKeyRing(keys: readonly KeyConfig[], options: { allowDemoKey: boolean }): KeyRing {
+  const stored: StoredKey[] = keys.map((key) => {
+    const hash = key.sha256 ? Buffer.from(key.sha256, 'hex') : sha256(key.key!);
+    return {
+      hash,
+      grant: {
+        label: key.name ?? `key:${hash.toString('hex').slice(0, 8)}`,
+        ...(key.shapefiles ? { shapefiles: new Set(key.shapefiles.map((name) => name.toLowerCase())) } : {}),
+        ...(key.rateLimit ? { rateLimiter: createRateLimiter(key.rateLimit.perSecond, key.rateLimit.burst) } : {}),
+      },
+    };
+  });
+  if (options.allowDemoKey) stored.push({ hash: sha256(DEMO_KEY), grant: { label: 'demo' } });
+
+  return {
+    authenticate(key) {
+      if (key === undefined || key.length === 0) return undefined;
+      const hash = sha256(key);
+      let match: KeyGrant | undefined;
+      for (const candidate of stored) {
+        if (timingSafeEqual(candidate.hash, hash) && match === undefined) match = candidate.grant;
+      }
+      return match;
+    },
+  };
+}
+
+/** The demo key is well known, so it must never open a server that others can reach. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

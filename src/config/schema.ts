@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/** The demo key printed on start; it only works while the server listens on loopback. */
+export const DEMO_KEY = 'shapeshot-demo';
+
+const keySchema = z
+  .object({
+    /** A plain key (hashed at start-up and then forgotten) ... */
+    key: z.string().min(8).optional(),
+    /** ... or its SHA-256 hash in hex, so the config file need not hold the secret. */
+    sha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits')
+      .optional(),
+    /** A label for logs (the key itself is never logged). */
+    name: z.string().optional(),
+    /** Shapefile names (case-insensitive) this key may see; absent means all. */
+    shapefiles: z.array(z.string()).optional(),
+    /** Requests per second this key may make, with a burst allowance. */
+    rateLimit: z
+      .object({ perSecond: z.number().positive(), burst: z.number().int().positive() })
+      .optional(),
+  })
+  .strict()
+  .refine((k) => (k.key === undefined) !== (k.sha256 === undefined), {
+    message: "each key needs exactly one of 'key' or 'sha256'",
+  });
+
+export const configSchema = z
+  .object({
+    host: z.string().default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(3000),
+    /** Folder of shapefiles; relative paths are resolved against the working directory. */
+    dataDir: z.string().default('data'),
+    themesDir: z.string().default('themes'),
+    keys: z.array(keySchema).default([]),
+    /** Accept DEMO_KEY while listening on loopback. */
+    demoKey: z.boolean().default(true),
+    limits: z
+      .object({
+        /** Largest height or width of an image, in pixels. */
+        maxSize: z.number().int().min(16).max(16384).default(4096),
+        /** Most ids one request may list in fid. */
+        maxIds: z.number().int().min(1).default(1000),
+        /** Most pixels one request may make in all its images together. */
+        maxPixelsPerRequest: z.number().int().min(1).default(64 * 1024 * 1024),
+        /** A request still waiting after this many milliseconds gets 503. */
+        requestTimeoutMs: z.number().int().min(100).default(15_000),
+      })
+      .strict()
+      .default({ maxSize: 4096, maxIds: 1000, maxPixelsPerRequest: 64 * 1024 * 1024, requestTimeoutMs: 15_000 }),
+    cache: z
+      .object({
+        /** Bytes of decoded feature geometry kept in memory; 0 disables the cache. */
+        featureBytes: z.number().int().min(0).default(128 * 1024 * 1024),
+      })
+      .strict()
+      .default({ featureBytes: 128 * 1024 * 1024 }),
+    render: z
+      .object({
+        /** Render worker threads; 0 picks the number of cores. */
+        workers: z.number().int().min(0).max(64).default(0),
+        /** Renders that may wait for a worker before requests get 503. */
+        maxQueue: z.number().int().min(0).default(256),
+        /** zlib level of the PNG encoder: 1 is fast and nearly as small for flat map graphics. */
+        pngCompression: z.number().int().min(0).max(9).default(1),
+      })
+      .strict()
+      .default({ workers: 0, maxQueue: 256, pngCompression: 1 }),
+    envelope: z
+      .object({
+        schemaNamespace: z.string().default('http://schemas.microsoft.com/search/local/ws/rest/v1'),
+        copyright: z.string().default('Copyright © 2026 shapeshot contributors. Sample data: Natural Earth.'),
+        /** First part of every TraceId; tells which server instance answered. */
+        instance: z.string().regex(/^[^/\s]+$/, 'must not contain slashes or spaces').default('shapeshot'),
+      })
+      .strict()
+      .default({
+        schemaNamespace: 'http://schemas.microsoft.com/search/local/ws/rest/v1',
+        copyright: 'Copyright © 2026 shapeshot contributors. Sample data: Natural Earth.',
+        instance: 'shapeshot',
+      }),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+export type KeyConfig = z.infer<typeof keySchema>;

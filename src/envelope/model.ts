@@ -1,0 +1,47 @@
+/** A hot spot: one HTML image-map area of a feature, in that image's pixels. */
+export interface HotSpot {
+  FeatureId: number;
+  Fid: string;
+  Shape: 'poly' | 'circle' | 'rect';
+  Coords: string;
+}
+
+export interface FeatureImage {
+  itemId: number;
+  featureId: number;
+  png: Uint8Array;
+  /** null when includeHotSpots=0. */
+  hotSpots: HotSpot[] | null;
+}
+
+export interface ImageCollection {
+  itemId: number;
+  shapefile: string;
+  images: FeatureImage[];
+}
+
+/** The Response envelope every operation returns, success or failure. */
+export interface Envelope {
+  copyright: string;
+  statusCode: number;
+  statusDescription: string;
+  /** Empty on success. */
+  errorDetails: string;
+  traceId: string;
+  /** null on failure. */
+  resource: ImageCollection | null;
+}
+
+export const RESOURCE_TYPE = 'ShapefileFeatureImageCollection';
+
+const REASON_PHRASES: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export const reasonPhrase = (status: number) => REASON_PHRASES[status] ?? 'Error';

@@ -1,0 +1,51 @@
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { RESOURCE_TYPE, type Envelope, type FeatureImage } from './model.ts';
+
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/**
+ * The envelope as .NET's DataContractSerializer reads it: elements in the interface's
+ * order, all in the schema namespace, nulls as i:nil. Order and namespace are contract.
+ */
+export function envelopeToXml(envelope: Envelope, namespace: string): string {
+  const root = create({ version: '1.0', encoding: 'utf-8' })
+    .ele(namespace, 'Response')
+    .att('http://www.w3.org/2000/xmlns/', 'xmlns:i', XSI);
+  root.ele('Copyright').txt(envelope.copyright);
+  root.ele('StatusCode').txt(String(envelope.statusCode));
+  root.ele('StatusDescription').txt(envelope.statusDescription);
+  const details = root.ele('ErrorDetails');
+  if (envelope.errorDetails) details.txt(envelope.errorDetails);
+  root.ele('TraceId').txt(envelope.traceId);
+  const resource = root.ele('Resource');
+  if (envelope.resource === null) {
+    resource.att(XSI, 'i:nil', 'true');
+  } else {
+    resource.att(XSI, 'i:type', RESOURCE_TYPE);
+    resource.ele('ItemId').txt(String(envelope.resource.itemId));
+    resource.ele('Shapefile').txt(envelope.resource.shapefile);
+    const images = resource.ele('ShapefileFeatureImages');
+    for (const image of envelope.resource.images) appendImage(images, image);
+  }
+  return root.end({ prettyPrint: false });
+}
+
+function appendImage(parent: XMLBuilder, image: FeatureImage) {
+  const element = parent.ele('ShapefileFeatureImage');
+  element.ele('ItemId').txt(String(image.itemId));
+  element.ele('FeatureId').txt(String(image.featureId));
+  element.ele('FeatureImage').txt(Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength).toString('base64'));
+  const hotSpots = element.ele('FeatureHotSpots');
+  if (image.hotSpots === null) {
+    hotSpots.att(XSI, 'i:nil', 'true');
+    return;
+  }
+  for (const spot of image.hotSpots) {
+    const area = hotSpots.ele('HotSpot');
+    area.ele('FeatureId').txt(String(spot.FeatureId));
+    area.ele('Fid').txt(spot.Fid);
+    area.ele('Shape').txt(spot.Shape);
+    area.ele('Coords').txt(spot.Coords);
+  }
+}

@@ -1,0 +1,12 @@
+import type { KeyGrant } from '../auth/keys.ts';
+import type { Format } from '../params/fields.ts';
+
+/** Values middleware hands on to later middleware and handlers. */
+export interface AppEnv {
+  Variables: {
+    traceId: string;
+    /** The format the client asked for, so errors can answer in it. */
+    format: Format;
+    grant: KeyGrant;
+  };
+}

@@ -1,0 +1,84 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Logger } from 'pino';
+import type { KeyRing } from '../auth/keys.ts';
+import { createTraceId } from '../envelope/trace-id.ts';
+import { OverloadedError, UnauthorizedError } from '../errors.ts';
+import { FORMATS, type Format } from '../params/fields.ts';
+import type { AppEnv } from './context.ts';
+import { sendError, type ErrorSettings } from './errors.ts';
+
+/** Gives every request a TraceId and returns it as X-Trace-Id on every answer. */
+export function traceId(instance: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const id = createTraceId(instance);
+    c.set('traceId', id);
+    await next();
+    c.res.headers.set('X-Trace-Id', id);
+  };
+}
+
+/** One log line per request. The query is left out: it holds the access key. */
+export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger.info(
+      {
+        traceId: c.get('traceId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        key: c.get('grant')?.label,
+      },
+      'request',
+    );
+  };
+}
+
+/** Reads a query parameter whatever the case of its name (first value). */
+export function queryValue(url: string, name: string): string | undefined {
+  const query = url.indexOf('?');
+  if (query < 0) return undefined;
+  for (const [key, value] of new URLSearchParams(url.slice(query + 1))) {
+    if (key.toLowerCase() === name) return value;
+  }
+  return undefined;
+}
+
+/** Errors answer in the requested format when `format` parses, else in XML. */
+export function detectFormat(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const requested = queryValue(c.req.url, 'format')?.trim().toLowerCase();
+    c.set('format', FORMATS.includes(requested as Format) ? (requested as Format) : 'xml');
+    await next();
+  };
+}
+
+/** The key is checked before anything else: a missing or unknown key is 401. */
+export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = queryValue(c.req.url, 'key');
+    const grant = keys.authenticate(key);
+    if (!grant) {
+      throw new UnauthorizedError(
+        key === undefined || key === '' ? "Parameter 'key' is required: an access key." : "Parameter 'key' is not a valid access key.",
+      );
+    }
+    const limit = grant.rateLimiter?.take();
+    if (limit && !limit.allowed) {
+      throw new OverloadedError('The rate limit of this access key was reached; retry later.', limit.retryAfterSeconds);
+    }
+    c.set('grant', grant);
+    await next();
+  };
+}
+
+/** The interface has only GET; HEAD comes free with it. */
+export function onlyGet(settings: ErrorSettings): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    c.header('Allow', 'GET, HEAD');
+    return sendError(c, 405, `Method ${c.req.method} is not allowed; use GET.`, settings);
+  };
+}

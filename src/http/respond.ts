@@ -1,0 +1,28 @@
+import type { Context } from 'hono';
+import { envelopeToJson } from '../envelope/json.ts';
+import type { Envelope } from '../envelope/model.ts';
+import { envelopeToXml } from '../envelope/xml.ts';
+import type { Format } from '../params/fields.ts';
+
+export interface EnvelopeSettings {
+  schemaNamespace: string;
+}
+
+/**
+ * Sends an envelope in the requested format. `png` answers with the first image's bytes
+ * (our addition, for <img src>); a png request that failed gets a JSON envelope.
+ */
+export function sendEnvelope(c: Context, envelope: Envelope, format: Format, settings: EnvelopeSettings): Response {
+  const status = envelope.statusCode as 200;
+  const firstImage = envelope.resource?.images[0];
+  if (format === 'png' && firstImage) {
+    c.header('Content-Type', 'image/png');
+    return c.body(firstImage.png as Uint8Array<ArrayBuffer>, status);
+  }
+  if (format === 'xml') {
+    c.header('Content-Type', 'application/xml; charset=utf-8');
+    return c.body(envelopeToXml(envelope, settings.schemaNamespace), status);
+  }
+  c.header('Content-Type', 'application/json; charset=utf-8');
+  return c.body(envelopeToJson(envelope, settings.schemaNamespace), status);
+}

@@ -1,0 +1,43 @@
+import { zValidator } from '@hono/zod-validator';
+import type { z } from 'zod';
+import { BadRequestError } from '../errors.ts';
+
+/** Parameter names as the interface spells them, for messages. */
+const SPELLING = new Map(
+  [
+    'file', 'fid', 'size', 'buffer', 'singleImage', 'includeHotSpots', 'theme', 'reduceTol', 'noCache', 'format', 'key',
+    'lineColor', 'lineWidth', 'fillColor', 'bgColor1', 'bgColor2', 'bgAngle', 'grid', 'gridColor', 'gridSpace',
+    'culture', 'type', 'useBoundingBox', 'zoom',
+  ].map((name) => [name.toLowerCase(), name]),
+);
+
+const MAX_ECHO = 80;
+
+/** The value the client sent for a parameter, whatever the case of its name. */
+function sentValue(query: Record<string, string | string[]>, name: string): string | undefined {
+  for (const [key, value] of Object.entries(query)) {
+    if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, query: Record<string, string | string[]>): string {
+  const name = String(issue.path[0] ?? '');
+  const spelled = SPELLING.get(name) ?? name;
+  const raw = sentValue(query, name);
+  if (raw === undefined) return `Parameter '${spelled}' is required.`;
+  if (!issue.message.startsWith('must')) return `Parameter '${spelled}' ${issue.message}.`;
+  const echo = raw.length > MAX_ECHO ? `${raw.slice(0, MAX_ECHO)}…` : raw;
+  return `Parameter '${spelled}' ${issue.message}; got '${echo}'.`;
+}
+
+/** Validates the query with zod; a failure is a 400 whose details name every bad parameter. */
+export function validQuery<T extends z.ZodType>(schema: T) {
+  return zValidator('query', schema, (result) => {
+    if (!result.success) {
+      const query = result.data as Record<string, string | string[]>;
+      const sentences = [...new Set(result.error.issues.map((issue) => describeIssue(issue, query)))];
+      throw new BadRequestError(sentences.join(' '));
+    }
+  });
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Rgba } from '../svg/style.ts';
+import { parseColour } from './colour.ts';
+import { parseFidList, type FeatureRef } from './fid.ts';
+
+/**
+ * One query parameter: a string parsed into a value. The issue message is what the value
+ * must be; the validator hook turns it into "Parameter 'x' must be ...; got '...'.".
+ */
+export function param<T>(expected: string, parse: (raw: string) => T | undefined) {
+  return z.string().transform((raw, ctx) => {
+    const value = parse(raw.trim());
+    if (value === undefined) {
+      ctx.addIssue({ code: 'custom', message: `must be ${expected}`, input: raw });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+export function integerFrom(min: number, max = Number.MAX_SAFE_INTEGER): (raw: string) => number | undefined {
+  return (raw) => {
+    if (!/^[+-]?\d{1,16}$/.test(raw)) return undefined;
+    const value = Number(raw);
+    return value >= min && value <= max ? value : undefined;
+  };
+}
+
+export const integerParam = (min: number, max?: number) =>
+  param(max === undefined ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`, integerFrom(min, max));
+
+export const switchParam = () => param("'0' or '1'", (raw) => (raw === '0' ? false : raw === '1' ? true : undefined));
+
+export const colourParam = () =>
+  param<Rgba>("a colour: '#RRGGBB', 'RRGGBB', '#RGB', '#AARRGGBB' or a colour name", parseColour);
+
+export const nonNegativeNumberParam = () =>
+  param('a number of at least 0', (raw) => {
+    if (!/^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) return undefined;
+    const value = Number(raw);
+    return Number.isFinite(value) ? value : undefined;
+  });
+
+/** A case-insensitive choice; the value is the name as the list spells it. */
+export function choiceParam<T extends string>(choices: readonly T[]) {
+  const byLowerCase = new Map(choices.map((choice) => [choice.toLowerCase(), choice]));
+  return param(`one of ${choices.join(', ')}`, (raw) => byLowerCase.get(raw.toLowerCase()));
+}
+
+export interface ImageSize {
+  height: number;
+  width: number;
+}
+
+export const sizeParam = (maxSize: number) =>
+  param<ImageSize>(`two integers 'height,width' from 1 to ${maxSize}`, (raw) => {
+    const match = /^(\d{1,6})\s*,\s*(\d{1,6})$/.exec(raw);
+    if (!match) return undefined;
+    const [height, width] = [Number(match[1]), Number(match[2])];
+    const inRange = (n: number) => n >= 1 && n <= maxSize;
+    return inRange(height) && inRange(width) ? { height, width } : undefined;
+  });
+
+export const fidParam = (maxIds: number) =>
+  param<FeatureRef[]>(
+    `a comma-separated list of at most ${maxIds} feature ids, each an integer or 'parent.child'`,
+    (raw) => {
+      const refs = parseFidList(raw);
+      return refs && refs.length <= maxIds ? refs : undefined;
+    },
+  );
+
+export const requiredText = (expected: string) =>
+  param(expected, (raw) => (raw.length > 0 ? raw : undefined));
+
+export const FORMATS = ['xml', 'json', 'png'] as const;
+export type Format = (typeof FORMATS)[number];

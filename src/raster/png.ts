@@ -1,0 +1,76 @@
+import zlib from 'node:zlib';
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const BYTES_PER_PIXEL = 4;
+const COLOUR_TYPE_RGBA = 6;
+
+/**
+ * Encodes straight-alpha RGBA pixels as a PNG. Every row uses filter 0 (none): on images
+ * that are mostly flat colour, deflate at a low level compresses them nearly as well as
+ * adaptive filtering, at a fraction of the time.
+ */
+export function encodePng(rgba: Uint8Array, width: number, height: number, compressionLevel = 1): Uint8Array {
+  const rowLength = width * BYTES_PER_PIXEL;
+  if (rgba.length !== rowLength * height) {
+    throw new RangeError(`Expected ${rowLength * height} bytes of RGBA for ${width}x${height}, got ${rgba.length}`);
+  }
+  const filtered = new Uint8Array((rowLength + 1) * height);
+  for (let y = 0; y < height; y++) {
+    filtered.set(rgba.subarray(y * rowLength, (y + 1) * rowLength), y * (rowLength + 1) + 1);
+  }
+  const header = new Uint8Array(13);
+  const headerView = new DataView(header.buffer);
+  headerView.setUint32(0, width);
+  headerView.setUint32(4, height);
+  header[8] = 8;
+  header[9] = COLOUR_TYPE_RGBA;
+  const data = zlib.deflateSync(filtered, { level: compressionLevel });
+  return concat([
+    Uint8Array.from(SIGNATURE),
+    chunk('IHDR', header),
+    chunk('IDAT', data),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const bytes = new Uint8Array(12 + data.length);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) bytes[4 + i] = type.charCodeAt(i);
+  bytes.set(data, 8);
+  view.setUint32(8 + data.length, crc32(bytes.subarray(4, 8 + data.length)));
+  return bytes;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const result = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    result.set(part, offset);
+    offset += part.length;
+  }
+  return result;
+}
+
+/** zlib's native CRC-32 where the runtime has it (Node ≥ 20.15), else a table. */
+const crc32: (data: Uint8Array) => number = typeof zlib.crc32 === 'function' ? (data) => zlib.crc32(data) : tableCrc32;
+
+let crcTable: Uint32Array | undefined;
+
+function tableCrc32(data: Uint8Array): number {
+  crcTable ??= buildCrcTable();
+  let crc = 0xffffffff;
+  for (let i = 0; i < data.length; i++) crc = crcTable[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function buildCrcTable(): Uint32Array {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+}

@@ -1,0 +1,114 @@
+/**
+ * The data folder's listing: which shapefiles exist and which files belong to each.
+ * Request names are only ever looked up in this listing, never joined into a path, so no
+ * name can reach outside the folder.
+ */
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import type { FileSetPaths } from './file-set.ts';
+
+export interface FileSetEntry {
+  /** The .shp name without extension, as spelled on disk. */
+  name: string;
+  paths: FileSetPaths;
+}
+
+/** Rescans for names that are not found happen at most this often, unless the folder changed. */
+const RESCAN_INTERVAL_MS = 250;
+const SIDE_FILES = ['shx', 'dbf', 'prj', 'cpg'] as const;
+
+/** Groups file names by shapefile, matching names and extensions case-insensitively. */
+export function groupFileSets(root: string, fileNames: readonly string[]): Map<string, FileSetEntry> {
+  const sorted = [...fileNames].sort();
+  const exact = new Set(sorted);
+  const byLowerName = new Map(sorted.map((fileName) => [fileName.toLowerCase(), fileName]));
+  const sets = new Map<string, FileSetEntry>();
+  for (const fileName of sorted) {
+    const match = /^(.+)\.shp$/i.exec(fileName);
+    if (!match) continue;
+    const name = match[1];
+    const key = name.toLowerCase();
+    if (sets.has(key)) continue;
+    const paths: FileSetPaths = { shp: join(root, fileName) };
+    for (const extension of SIDE_FILES) {
+      const sideFile = exact.has(`${name}.${extension}`)
+        ? `${name}.${extension}`
+        : byLowerName.get(`${key}.${extension}`);
+      if (sideFile !== undefined) paths[extension] = join(root, sideFile);
+    }
+    sets.set(key, { name, paths });
+  }
+  return sets;
+}
+
+export interface DataFolder {
+  /** The shapefile named `name` (any case); undefined when the folder has none. */
+  find(name: string): Promise<FileSetEntry | undefined>;
+  names(): Promise<string[]>;
+  /** Forget the listing (a listed file turned out to be gone). */
+  invalidate(): void;
+}
+
+export function createDataFolder(root: string): DataFolder {
+  let sets = new Map<string, FileSetEntry>();
+  let scannedAt = -Infinity;
+  let folderMtime = NaN;
+  let scanning: Promise<void> | undefined;
+
+  const rescan = () => {
+    scanning ??= scan().finally(() => {
+      scanning = undefined;
+    });
+    return scanning;
+  };
+
+  const scan = async () => {
+    const started = Date.now();
+    const mtime = (await stat(root)).mtimeMs;
+    const realRoot = await realpath(root);
+    const entries = await readdir(root, { withFileTypes: true });
+    const fileNames: string[] = [];
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (entry.isFile() || (entry.isSymbolicLink() && (await isFileInside(join(root, entry.name), realRoot)))) {
+          fileNames.push(entry.name);
+        }
+      }),
+    );
+    sets = groupFileSets(root, fileNames);
+    scannedAt = started;
+    folderMtime = mtime;
+  };
+
+  /** Rescans when the folder's mtime moved (a file was added, removed or renamed). */
+  const refresh = async () => {
+    const mtime = (await stat(root)).mtimeMs;
+    if (mtime !== folderMtime) await rescan();
+  };
+
+  return {
+    async find(name) {
+      await refresh();
+      const key = name.toLowerCase();
+      if (!sets.has(key) && Date.now() - scannedAt >= RESCAN_INTERVAL_MS) await rescan();
+      return sets.get(key);
+    },
+    async names() {
+      await refresh();
+      return [...sets.values()].map((entry) => entry.name);
+    },
+    invalidate() {
+      folderMtime = NaN;
+    },
+  };
+}
+
+/** A symlink counts only when it resolves to a regular file inside the folder. */
+async function isFileInside(path: string, realRoot: string): Promise<boolean> {
+  try {
+    const target = await realpath(path);
+    return target.startsWith(realRoot + sep) && (await stat(target)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,97 @@
+/** The `.dbf` (dBASE III) header and rows, decoded one row at a time. */
+import { DamagedShapefileError } from '../errors.ts';
+import type { TextDecode } from './encoding.ts';
+
+export type AttributeValue = string | number | boolean | null;
+
+export interface DbfColumn {
+  name: string;
+  type: string;
+  /** Offset of the value within a row (after the deletion flag). */
+  offset: number;
+  length: number;
+}
+
+export interface DbfHeader {
+  recordCount: number;
+  /** Where the first row starts. */
+  headerBytes: number;
+  rowBytes: number;
+  /** Language driver id (byte 29). */
+  ldid: number;
+  columns: DbfColumn[];
+}
+
+export const DBF_PREFIX_BYTES = 32;
+
+/** What the first 32 bytes tell: the full header length and the LDID. */
+export function parseDbfPrefix(prefix: Uint8Array, file: string): { headerBytes: number; ldid: number } {
+  if (prefix.length < DBF_PREFIX_BYTES) {
+    throw new DamagedShapefileError(file, `the file is ${prefix.length} bytes long, shorter than a dBASE header.`);
+  }
+  const view = new DataView(prefix.buffer, prefix.byteOffset, DBF_PREFIX_BYTES);
+  const headerBytes = view.getUint16(8, true);
+  if (headerBytes < DBF_PREFIX_BYTES + 1) {
+    throw new DamagedShapefileError(file, `the header length ${headerBytes} is too small for a dBASE file.`);
+  }
+  return { headerBytes, ldid: view.getUint8(29) };
+}
+
+/** Parses the whole header (`bytes` holds `headerBytes` bytes); field names decoded with `decode`. */
+export function parseDbfHeader(bytes: Uint8Array, file: string, decode: TextDecode): DbfHeader {
+  const { headerBytes, ldid } = parseDbfPrefix(bytes, file);
+  if (bytes.length < headerBytes) {
+    throw new DamagedShapefileError(file, `the header is cut off (${bytes.length} of ${headerBytes} bytes).`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, headerBytes);
+  const rowBytes = view.getUint16(10, true);
+  const columns: DbfColumn[] = [];
+  let offset = 1;
+  for (let at = DBF_PREFIX_BYTES; at + 32 <= headerBytes && bytes[at] !== 0x0d; at += 32) {
+    let end = at;
+    while (end < at + 11 && bytes[end] !== 0) end++;
+    const length = bytes[at + 16];
+    columns.push({ name: decode(bytes.subarray(at, end)).trim(), type: String.fromCharCode(bytes[at + 11]), offset, length });
+    offset += length;
+  }
+  if (offset > rowBytes) {
+    throw new DamagedShapefileError(file, `its fields need ${offset} bytes a row, but a row is ${rowBytes} bytes.`);
+  }
+  return { recordCount: view.getUint32(4, true), headerBytes, rowBytes, ldid, columns };
+}
+
+export function decodeRow(row: Uint8Array, columns: DbfColumn[], decode: TextDecode): Record<string, AttributeValue> {
+  const values: Record<string, AttributeValue> = {};
+  for (const column of columns) {
+    const bytes = row.subarray(column.offset, column.offset + column.length);
+    values[column.name] = decodeValue(column.type, bytes, decode);
+  }
+  return values;
+}
+
+function decodeValue(type: string, bytes: Uint8Array, decode: TextDecode): AttributeValue {
+  switch (type) {
+    case 'N':
+    case 'F': {
+      const text = ascii(bytes).trim();
+      const number = Number(text);
+      return text === '' || Number.isNaN(number) ? null : number;
+    }
+    case 'L': {
+      const flag = ascii(bytes).trim().toUpperCase();
+      return flag === 'Y' || flag === 'T' ? true : flag === 'N' || flag === 'F' ? false : null;
+    }
+    case 'D': {
+      const date = /^(\d{4})(\d{2})(\d{2})$/.exec(ascii(bytes).trim());
+      return date ? `${date[1]}-${date[2]}-${date[3]}` : null;
+    }
+    default: {
+      const text = decode(bytes).trim();
+      return text === '' ? null : text;
+    }
+  }
+}
+
+function ascii(bytes: Uint8Array): string {
+  return String.fromCharCode(...bytes);
+}

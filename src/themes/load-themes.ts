@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveThemes, type ThemeSource } from './resolve-themes.ts';
+import type { Theme } from './theme.ts';
+import { parseThemeFile } from './theme-file.ts';
+
+/** The themes that ship with the service. */
+export const BUILT_IN_THEMES_DIR = fileURLToPath(new URL('../../themes/', import.meta.url));
+
+/**
+ * Reads and validates every `*.json` in `dir` (meant for start-up: it is synchronous and
+ * throws). Returns the themes by lower-case name. An invalid file throws an Error whose
+ * message names the file and the field.
+ */
+export function loadThemes(dir: string): Map<string, Theme> {
+  const fileNames = readdirSync(dir)
+    .filter((fileName) => fileName.toLowerCase().endsWith('.json'))
+    .sort();
+  const sources = fileNames.map((fileName) => readThemeFile(join(dir, fileName), fileName));
+  return resolveThemes(sources);
+}
+
+function readThemeFile(path: string, fileName: string): ThemeSource {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`${path}: not valid JSON: ${(error as Error).message}`);
+  }
+  const content = parseThemeFile(json, path);
+  const expectedName = fileName.slice(0, -'.json'.length);
+  if (content.name.toLowerCase() !== expectedName.toLowerCase()) {
+    throw new Error(`${path}: field 'name': '${content.name}' must match the file name '${fileName}'`);
+  }
+  return { file: path, content };
+}

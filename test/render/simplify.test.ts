@@ -1,0 +1,62 @@
+import type { LineString, Polygon, Position } from 'geojson';
+import { describe, expect, it } from 'vitest';
+import { simplifyGeometry } from '../../src/geometry/simplify.ts';
+import type { Geometry } from '../../src/geometry/types.ts';
+
+/** A wiggly line along x: every vertex 0.1 off the axis, alternately up and down. */
+function wigglyLine(vertices: number): Position[] {
+  return Array.from({ length: vertices }, (_, i) => [i, i % 2 === 0 ? 0.1 : -0.1]);
+}
+
+/** A circle-ish ring of n vertices, closed. */
+function ring(n: number, radius: number): Position[] {
+  const positions = Array.from({ length: n }, (_, i): Position => {
+    const angle = (2 * Math.PI * i) / n;
+    return [radius * Math.cos(angle), radius * Math.sin(angle)];
+  });
+  return [...positions, positions[0]];
+}
+
+describe('simplifyGeometry', () => {
+  it('returns the input itself at tolerance 0', () => {
+    const line: Geometry = { type: 'LineString', coordinates: wigglyLine(100) };
+    expect(simplifyGeometry(line, 0)).toBe(line);
+  });
+
+  it('drops vertices within the tolerance and keeps both ends', () => {
+    const coordinates = wigglyLine(1000);
+    const simplified = simplifyGeometry({ type: 'LineString', coordinates }, 0.5) as LineString;
+    expect(simplified.coordinates).toEqual([coordinates[0], coordinates[999]]);
+  });
+
+  it('keeps vertices that stand out more than the tolerance', () => {
+    const coordinates: Position[] = [[0, 0], [1, 0.01], [2, 5], [3, 0.01], [4, 0]];
+    const simplified = simplifyGeometry({ type: 'LineString', coordinates }, 1) as LineString;
+    expect(simplified.coordinates).toEqual([[0, 0], [2, 5], [4, 0]]);
+  });
+
+  it('never collapses a ring below a closed triangle', () => {
+    const polygon: Polygon = { type: 'Polygon', coordinates: [ring(50, 1), ring(20, 0.5)] };
+    const simplified = simplifyGeometry(polygon, 100) as Polygon;
+    for (const simplifiedRing of simplified.coordinates) {
+      expect(simplifiedRing).toHaveLength(4);
+      expect(simplifiedRing[0]).toEqual(simplifiedRing[3]);
+      expect(new Set(simplifiedRing.slice(0, 3).map(String)).size).toBe(3);
+    }
+  });
+
+  it('simplifies a million-vertex ring without running out of stack', () => {
+    const big = ring(1_000_000, 1000);
+    const simplified = simplifyGeometry({ type: 'Polygon', coordinates: [big] }, 0.01) as Polygon;
+    const kept = simplified.coordinates[0];
+    expect(kept.length).toBeGreaterThan(4);
+    expect(kept.length).toBeLessThan(10_000);
+    expect(kept[0]).toBe(big[0]);
+    expect(kept[kept.length - 1]).toBe(big[big.length - 1]);
+  });
+
+  it('leaves points alone', () => {
+    const points: Geometry = { type: 'MultiPoint', coordinates: [[0, 0], [0, 0.001], [5, 5]] };
+    expect(simplifyGeometry(points, 10)).toEqual(points);
+  });
+});
