@@ -26,7 +26,7 @@ export interface RenderPool {
 /** Rasterizes SVG to PNG on worker threads, off the event loop. */
 export function createRenderPool({ workers, maxQueue, pngCompression = 1 }: RenderPoolOptions): RenderPool {
   const pool = createWorkerPool<RenderRequest, Uint8Array>({
-    entry: new URL('./render-worker.ts', import.meta.url),
+    entry: new URL('./render-worker.js', import.meta.url),
     name: 'render pool',
     workers,
     maxQueue,

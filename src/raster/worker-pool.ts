@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { OverloadedError } from '../errors.ts';
 import { spawnWorker } from './spawn-worker.ts';
-import type { JobMessage, ReplyMessage } from './worker-protocol.ts';
+import type { JobMessage, ReplyMessage } from './worker-protocol.js';
 
 export interface WorkerPoolOptions {
   /** The worker module; it answers jobs with serveJobs(). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodePng } from '../../src/raster/png.ts';
-import { unpremultiplyInPlace } from '../../src/raster/unpremultiply.ts';
+import { encodePng } from '../../src/raster/png.js';
+import { unpremultiplyInPlace } from '../../src/raster/unpremultiply.js';
 import { decodePng } from '../support/png.ts';
 
 describe('encodePng', () => {

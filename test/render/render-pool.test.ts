@@ -21,7 +21,7 @@ function renderPool(workers: number, maxQueue: number): RenderPool {
 
 function unreliablePool(workers: number, maxQueue: number): WorkerPool<string, string> {
   const pool = createWorkerPool<string, string>({
-    entry: new URL('./fixtures/unreliable-worker.ts', import.meta.url),
+    entry: new URL('./fixtures/unreliable-worker.js', import.meta.url),
     workers,
     maxQueue,
     name: 'test pool',

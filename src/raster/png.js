@@ -9,7 +9,13 @@ const COLOUR_TYPE_RGBA = 6;
  * that are mostly flat colour, deflate at a low level compresses them nearly as well as
  * adaptive filtering, at a fraction of the time.
  */
-export function encodePng(rgba: Uint8Array, width: number, height: number, compressionLevel = 1): Uint8Array {
+/**
+ * @param {Uint8Array} rgba
+ * @param {number} width
+ * @param {number} height
+ * @returns {Uint8Array}
+ */
+export function encodePng(rgba, width, height, compressionLevel = 1) {
   const rowLength = width * BYTES_PER_PIXEL;
   if (rgba.length !== rowLength * height) {
     throw new RangeError(`Expected ${rowLength * height} bytes of RGBA for ${width}x${height}, got ${rgba.length}`);
@@ -33,7 +39,11 @@ export function encodePng(rgba: Uint8Array, width: number, height: number, compr
   ]);
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
+/**
+ * @param {string} type
+ * @param {Uint8Array} data
+ */
+function chunk(type, data) {
   const bytes = new Uint8Array(12 + data.length);
   const view = new DataView(bytes.buffer);
   view.setUint32(0, data.length);
@@ -43,7 +53,8 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return bytes;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
+/** @param {Uint8Array[]} parts */
+function concat(parts) {
   const result = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {
@@ -54,18 +65,21 @@ function concat(parts: Uint8Array[]): Uint8Array {
 }
 
 /** zlib's native CRC-32 where the runtime has it (Node ≥ 20.15), else a table. */
-const crc32: (data: Uint8Array) => number = typeof zlib.crc32 === 'function' ? (data) => zlib.crc32(data) : tableCrc32;
+/** @type {(data: Uint8Array) => number} */
+const crc32 = typeof zlib.crc32 === 'function' ? (data) => zlib.crc32(data) : tableCrc32;
 
-let crcTable: Uint32Array | undefined;
+/** @type {Uint32Array | undefined} */
+let crcTable;
 
-function tableCrc32(data: Uint8Array): number {
+/** @param {Uint8Array} data */
+function tableCrc32(data) {
   crcTable ??= buildCrcTable();
   let crc = 0xffffffff;
   for (let i = 0; i < data.length; i++) crc = crcTable[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-function buildCrcTable(): Uint32Array {
+function buildCrcTable() {
   const table = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
     let c = n;

@@ -2,7 +2,8 @@
  * Converts premultiplied RGBA (as resvg renders it) to straight alpha (as PNG stores it),
  * in place. Opaque and fully transparent pixels are already right and are skipped.
  */
-export function unpremultiplyInPlace(rgba: Uint8Array): Uint8Array {
+/** @param {Uint8Array} rgba */
+export function unpremultiplyInPlace(rgba) {
   for (let i = 3; i < rgba.length; i += 4) {
     const alpha = rgba[i];
     if (alpha === 0 || alpha === 255) continue;
