@@ -1,4 +1,3 @@
-import { openSync, closeSync, writeSync } from 'node:fs';
 import type { Geometry } from '../../src/geometry/types.ts';
 import { createShapefileWriter, type DbfField, type ShapefileWriterOptions } from '../../src/shapefile/writer.ts';
 
@@ -7,22 +6,13 @@ export interface ShapefileRecord {
   attributes: Record<string, string | number | null>;
 }
 
-/**
- * The `.dbf` "last update" date (YY since 1900, month, day). Fixed, so that building the
- * sample data twice gives the same bytes.
- */
-const DBF_DATE = Uint8Array.of(2025 - 1900, 1, 1);
+/** The `.dbf` "last update" date, fixed so that building the sample data twice gives the same bytes. */
+const DBF_DATE = new Date(Date.UTC(2025, 0, 1));
 
 export function writeShapefile(basePath: string, options: ShapefileWriterOptions, records: readonly ShapefileRecord[]): void {
-  const writer = createShapefileWriter(basePath, options);
+  const writer = createShapefileWriter(basePath, { ...options, date: DBF_DATE });
   for (const record of records) writer.write(record.geometry, record.attributes);
   writer.close();
-  const dbf = openSync(`${basePath}.dbf`, 'r+');
-  try {
-    writeSync(dbf, DBF_DATE, 0, DBF_DATE.length, 1);
-  } finally {
-    closeSync(dbf);
-  }
 }
 
 /** A text field just wide enough for the longest value (in UTF-8 bytes), so nothing is cut. */

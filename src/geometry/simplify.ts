@@ -1,4 +1,5 @@
 import type { Position } from 'geojson';
+import { mapPositionLists } from './map-coordinates.ts';
 import type { Geometry } from './types.ts';
 
 /** A ring needs four positions (a closed triangle) to enclose anything. */
@@ -12,21 +13,9 @@ const MIN_RING_POSITIONS = 4;
 export function simplifyGeometry(geometry: Geometry, tolerance: number): Geometry {
   if (!(tolerance > 0)) return geometry;
   const squared = tolerance * tolerance;
-  const line = (positions: Position[]) => simplifyPositions(positions, squared, 2);
-  const ring = (positions: Position[]) => simplifyPositions(positions, squared, MIN_RING_POSITIONS);
-  switch (geometry.type) {
-    case 'Point':
-    case 'MultiPoint':
-      return geometry;
-    case 'LineString':
-      return { type: 'LineString', coordinates: line(geometry.coordinates) };
-    case 'MultiLineString':
-      return { type: 'MultiLineString', coordinates: geometry.coordinates.map(line) };
-    case 'Polygon':
-      return { type: 'Polygon', coordinates: geometry.coordinates.map(ring) };
-    case 'MultiPolygon':
-      return { type: 'MultiPolygon', coordinates: geometry.coordinates.map((polygon) => polygon.map(ring)) };
-  }
+  return mapPositionLists(geometry, (positions, kind) =>
+    kind === 'points' ? positions : simplifyPositions(positions, squared, kind === 'ring' ? MIN_RING_POSITIONS : 2),
+  );
 }
 
 /**

@@ -30,6 +30,8 @@ export interface ShapefileWriterOptions {
   prj?: string;
   /** Encoding of the `.dbf` text, recorded in the `.cpg` and the LDID byte. Default UTF-8. */
   encoding?: 'UTF-8' | string;
+  /** The `.dbf` "last update" date; fix it to make the output reproducible. Default: today. */
+  date?: Date;
 }
 
 export interface ShapefileWriter {
@@ -61,6 +63,7 @@ export function createShapefileWriter(basePath: string, options: ShapefileWriter
   const family = familyOf(shapeType);
   const dimensions = dimensionsOf(shapeType);
   const encoding = options.encoding ?? 'UTF-8';
+  const date = options.date ?? new Date();
   const encode = encoderFor(encoding);
   const fields = options.fields.map(validateField);
 
@@ -69,7 +72,7 @@ export function createShapefileWriter(basePath: string, options: ShapefileWriter
   const dbf = new ChunkedFile(`${base}.dbf`);
   shp.reserve(HEADER_BYTES);
   shx.reserve(HEADER_BYTES);
-  dbf.append(dbfHeader(fields, 0, ldidFor(encoding)));
+  dbf.append(dbfHeader(fields, 0, ldidFor(encoding), date));
   writeFileSync(`${base}.cpg`, encodingFromLabel(encoding) === 'utf-8' ? 'UTF-8' : encoding);
   if (options.prj !== undefined) writeFileSync(`${base}.prj`, options.prj);
   else rmSync(`${base}.prj`, { force: true });
@@ -111,7 +114,7 @@ export function createShapefileWriter(basePath: string, options: ShapefileWriter
       view.setInt32(24, shx.length / 2);
       shx.patch(0, header);
       dbf.append(Uint8Array.of(0x1a));
-      dbf.patch(0, dbfHeader(fields, count, ldidFor(encoding)).subarray(0, 12));
+      dbf.patch(0, dbfHeader(fields, count, ldidFor(encoding), date).subarray(0, 12));
       shp.close();
       shx.close();
       dbf.close();
@@ -283,15 +286,14 @@ function validateField(field: DbfField): DbfField {
   return field;
 }
 
-function dbfHeader(fields: DbfField[], records: number, ldid: number): Uint8Array {
+function dbfHeader(fields: DbfField[], records: number, ldid: number, date: Date): Uint8Array {
   const headerBytes = 32 + 32 * fields.length + 1;
   const header = new Uint8Array(headerBytes);
   const view = new DataView(header.buffer);
-  const today = new Date();
   view.setUint8(0, 0x03);
-  view.setUint8(1, today.getUTCFullYear() - 1900);
-  view.setUint8(2, today.getUTCMonth() + 1);
-  view.setUint8(3, today.getUTCDate());
+  view.setUint8(1, date.getUTCFullYear() - 1900);
+  view.setUint8(2, date.getUTCMonth() + 1);
+  view.setUint8(3, date.getUTCDate());
   view.setUint32(4, records, true);
   view.setUint16(8, headerBytes, true);
   view.setUint16(10, 1 + fields.reduce((sum, field) => sum + field.length, 0), true);
