@@ -1,5 +1,5 @@
-import autocannon from 'autocannon';
 import { resolve } from 'node:path';
+import { load, loadGenerator } from './load.ts';
 import { ensureParcels } from './parcels.ts';
 import { startServerProcess } from './server-process.ts';
 
@@ -17,6 +17,7 @@ const key = 'bench-key-0123456789';
 const imagePath = (fid: number, format: string) =>
   `/REST/v1/shapefiles/images?file=parcels&fid=${fid}&format=${format}&key=${key}`;
 const randomFid = () => Math.floor(Math.random() * features);
+const randomPaths = (format: string) => Array.from({ length: 20_000 }, () => imagePath(randomFid(), format));
 
 const server = await startServerProcess(
   ['node', '--import', 'tsx', 'src/server/node.ts'],
@@ -28,38 +29,29 @@ console.log(`first answer after a cold start: ${server.coldStartMs.toFixed(0)} m
 
 const rows: string[][] = [];
 try {
-  await load('png', 8, 2); // warm-up, not reported
+  await load({ origin: server.origin, paths: randomPaths('png'), connections: 8, seconds: 2 }); // warm-up
   for (const format of ['png', 'xml', 'json']) {
     for (const connections of [1, 8]) {
       const cpuBefore = server.cpuMs();
-      const result = await load(format, connections, seconds);
-      const cpuPerImage = (server.cpuMs() - cpuBefore) / result.requests.total;
+      const result = await load({ origin: server.origin, paths: randomPaths(format), connections, seconds });
+      const cpuPerImage = (server.cpuMs() - cpuBefore) / result.requests;
       rows.push([
         format,
         String(connections),
-        result.requests.average.toFixed(0),
-        result.latency.p50.toFixed(1),
-        result.latency.p99.toFixed(1),
+        result.perSecond.toFixed(0),
+        result.p50Ms.toFixed(1),
+        result.p99Ms.toFixed(1),
         cpuPerImage.toFixed(2),
-        String(result.non2xx + result.errors),
+        String(result.failed),
       ]);
     }
   }
 } finally {
   const peak = server.peakRssMb();
   await server.stop();
-  console.log(`\n${features} features, 640x480, ${seconds} s per run, random feature ids\n`);
+  console.log(`\n${features} features, 640x480, ${seconds} s per run, random feature ids, load by ${loadGenerator}\n`);
   printTable(['format', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/img', 'failed'], rows);
   console.log(`\npeak RSS of the server: ${peak.toFixed(0)} MB`);
-}
-
-function load(format: string, connections: number, duration: number) {
-  return autocannon({
-    url: server.origin,
-    connections,
-    duration,
-    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: imagePath(randomFid(), format) }) }],
-  });
 }
 
 function printTable(header: string[], body: string[][]) {

@@ -1,0 +1,86 @@
+import autocannon from 'autocannon';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface LoadOptions {
+  origin: string;
+  /** Each request takes one of these paths at random. */
+  paths: readonly string[];
+  connections: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  failed: number;
+}
+
+/**
+ * HTTP load on the server. wrk when it is installed (apt-get install wrk): written in C, it
+ * leaves the two cores to the server; otherwise autocannon, which itself takes a good part
+ * of a core at a few hundred requests per second.
+ */
+export const loadGenerator = hasWrk() ? 'wrk' : 'autocannon';
+
+export function load(options: LoadOptions): Promise<LoadResult> {
+  return loadGenerator === 'wrk' ? Promise.resolve(loadWithWrk(options)) : loadWithAutocannon(options);
+}
+
+function hasWrk(): boolean {
+  if (process.env.BENCH_LOADGEN === 'autocannon') return false;
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+async function loadWithAutocannon({ origin, paths, connections, seconds }: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: origin,
+    connections,
+    duration: seconds,
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pick(paths) }) }],
+  });
+  return {
+    requests: result.requests.total,
+    perSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    failed: result.non2xx + result.errors,
+  };
+}
+
+const WRK_SCRIPT = `
+local paths = dofile(os.getenv("WRK_PATHS"))
+math.randomseed(os.time())
+request = function()
+  return wrk.format("GET", paths[math.random(1, #paths)])
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.stderr:write(string.format('{"requests":%d,"micros":%d,"p50":%f,"p99":%f,"failed":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.timeout + e.status))
+end
+`;
+
+function loadWithWrk({ origin, paths, connections, seconds }: LoadOptions): LoadResult {
+  const dir = mkdtempSync(join(tmpdir(), 'shapeshot-wrk-'));
+  writeFileSync(join(dir, 'script.lua'), WRK_SCRIPT);
+  writeFileSync(join(dir, 'paths.lua'), `return {${paths.map((path) => JSON.stringify(path)).join(',')}}`);
+  const run = spawnSync(
+    'wrk',
+    ['-t', '1', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', join(dir, 'script.lua'), origin],
+    { env: { ...process.env, WRK_PATHS: join(dir, 'paths.lua') }, encoding: 'utf8' },
+  );
+  const summary = run.stderr.split('\n').find((line) => line.startsWith('{'));
+  if (!summary) throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
+  const { requests, micros, p50, p99, failed } = JSON.parse(summary);
+  return { requests, perSecond: requests / (micros / 1e6), p50Ms: p50 / 1000, p99Ms: p99 / 1000, failed };
+}
+
+function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)];
+}
