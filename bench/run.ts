@@ -1,17 +1,20 @@
 import { resolve } from 'node:path';
 import { load, loadGenerator } from './load.ts';
+import { runMapBench } from './map.ts';
 import { ensureParcels } from './parcels.ts';
-import { startServerProcess } from './server-process.ts';
+import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 
 /**
  * npm run bench: the images operation over HTTP on random features of a large RD New
- * parcel file, per format and concurrency. Environment: BENCH_FEATURES (default
- * 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default .bench-cache).
+ * parcel file, per format and concurrency; then the map operation (bench/map.ts). Environment: BENCH_FEATURES (default
+ * 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default .bench-cache),
+ * BENCH_RUNTIME: the server's runtime, node (default), deno or bun.
  */
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
+if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
-const port = 38_000 + Math.floor(Math.random() * 1000);
 const key = 'bench-key-0123456789';
 
 const imagePath = (fid: number, format: string) =>
@@ -20,9 +23,8 @@ const randomFid = () => Math.floor(Math.random() * features);
 const randomPaths = (format: string) => Array.from({ length: 20_000 }, () => imagePath(randomFid(), format));
 
 const server = await startServerProcess(
-  ['node', '--import', 'tsx', 'src/server/node.ts'],
-  { SHAPESHOT_DATA: dataDir, SHAPESHOT_KEYS: key, SHAPESHOT_PORT: String(port), SHAPESHOT_LOG_LEVEL: 'warn' },
-  port,
+  serverCommand(runtime),
+  { SHAPESHOT_DATA: dataDir, SHAPESHOT_KEYS: key, SHAPESHOT_PORT: '0', SHAPESHOT_LOG_LEVEL: 'warn' },
   imagePath(randomFid(), 'png'),
 );
 console.log(`first answer after a cold start: ${server.coldStartMs.toFixed(0)} ms`);
@@ -49,10 +51,14 @@ try {
 } finally {
   const peak = server.peakRssMb();
   await server.stop();
-  console.log(`\n${features} features, 640x480, ${seconds} s per run, random feature ids, load by ${loadGenerator}\n`);
+  console.log(`\n${runtime}: ${features} features, 640x480, ${seconds} s per run, random feature ids, load by ${loadGenerator}\n`);
   printTable(['format', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/img', 'failed'], rows);
   console.log(`\npeak RSS of the server: ${peak.toFixed(0)} MB`);
 }
+
+const mapRows = await runMapBench({ runtime, dataDir, features, seconds, key });
+console.log(`\n${runtime}: maps of one parcel at 640x480, tiles from a server on loopback\n`);
+printTable(['basemap', 'conc', 'maps/s', 'p50 ms', 'p99 ms', 'CPU ms/map', 'failed'], mapRows);
 
 function printTable(header: string[], body: string[][]) {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));

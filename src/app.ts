@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
 import type { KeyRing } from './auth/keys.ts';
+import type { BasemapRegistry } from './basemap/registry.ts';
 import type { Config } from './config/schema.ts';
 import { NotFoundError } from './errors.ts';
 import type { AppEnv } from './http/context.ts';
@@ -10,6 +11,7 @@ import { errorHandler, type ErrorSettings } from './http/errors.ts';
 import { detectFormat, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
 import type { RenderPool } from './raster/render-pool.ts';
 import { imagesRoute } from './routes/images.ts';
+import { mapRoute } from './routes/map.ts';
 import type { ShapefileCatalog } from './shapefile/types.ts';
 import type { Theme } from './themes/theme.ts';
 
@@ -18,6 +20,7 @@ export interface Services {
   config: Config;
   catalog: ShapefileCatalog;
   renderer: RenderPool;
+  basemaps: BasemapRegistry;
   themes: ReadonlyMap<string, Theme>;
   keys: KeyRing;
   logger: Logger;
@@ -41,6 +44,7 @@ export function buildApp(services: Services): Hono<AppEnv> {
   app.use(onlyGet(errors));
 
   app.route('/rest/v1/shapefiles', imagesRoute(services));
+  app.route('/rest/v1/shapefiles', mapRoute(services));
 
   app.notFound((c) => {
     throw new NotFoundError(`There is no resource at '${c.req.path}'.`);

@@ -26,6 +26,40 @@ const keySchema = z
     message: "each key needs exactly one of 'key' or 'sha256'",
   });
 
+const providerSchema = z
+  .object({
+    /** A folder name in plugins/, or a path (relative to the working directory) to a plugin module or its folder. */
+    plugin: z.string().min(1),
+    /** Handed to the plugin, which validates them. */
+    options: z.record(z.string(), z.unknown()).default({}),
+    /** Provider id that draws the map when this one is unavailable. */
+    fallback: z.string().optional(),
+  })
+  .strict();
+
+const DEFAULT_BASEMAPS = {
+  providers: { embedded: { plugin: 'embedded', options: {} } },
+  types: { Road: 'embedded', Aerial: 'embedded', AerialWithLabels: 'embedded' },
+  userAgent: 'shapeshot/0.1 (+https://github.com/shapeshot/shapeshot)',
+};
+
+const basemapsSchema = z
+  .object({
+    /** Basemap providers by id. */
+    providers: z.record(z.string().regex(/^[\w-]+$/, 'must be letters, digits, _ or -'), providerSchema).default(DEFAULT_BASEMAPS.providers),
+    /** The provider id that serves each map type. */
+    types: z
+      .object({ Road: z.string(), Aerial: z.string(), AerialWithLabels: z.string() })
+      .strict()
+      .default(DEFAULT_BASEMAPS.types),
+    /** User-Agent of providers' outgoing HTTP requests (tile servers ask for one that identifies the application). */
+    userAgent: z.string().min(1).default(DEFAULT_BASEMAPS.userAgent),
+    /** Folder for providers' on-disk caches (one subfolder per provider); none when absent. */
+    cacheDir: z.string().optional(),
+  })
+  .strict()
+  .default(DEFAULT_BASEMAPS);
+
 export const configSchema = z
   .object({
     host: z.string().default('127.0.0.1'),
@@ -46,9 +80,20 @@ export const configSchema = z
         maxPixelsPerRequest: z.number().int().min(1).default(64 * 1024 * 1024),
         /** A request still waiting after this many milliseconds gets 503. */
         requestTimeoutMs: z.number().int().min(100).default(15_000),
+        /** Most features one map may draw (those in view); past it the map is refused with 400. */
+        maxMapFeatures: z.number().int().min(1).default(100_000),
+        /** Most vertices (as stored, before simplification) one map may draw. */
+        maxMapVertices: z.number().int().min(1).default(5_000_000),
       })
       .strict()
-      .default({ maxSize: 4096, maxIds: 1000, maxPixelsPerRequest: 64 * 1024 * 1024, requestTimeoutMs: 15_000 }),
+      .default({
+        maxSize: 4096,
+        maxIds: 1000,
+        maxPixelsPerRequest: 64 * 1024 * 1024,
+        requestTimeoutMs: 15_000,
+        maxMapFeatures: 100_000,
+        maxMapVertices: 5_000_000,
+      }),
     cache: z
       .object({
         /** Bytes of decoded feature geometry kept in memory; 0 disables the cache. */
@@ -80,9 +125,11 @@ export const configSchema = z
         copyright: 'Copyright © 2026 shapeshot contributors. Sample data: Natural Earth.',
         instance: 'shapeshot',
       }),
+    basemaps: basemapsSchema,
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();
 
 export type Config = z.infer<typeof configSchema>;
 export type KeyConfig = z.infer<typeof keySchema>;
+export type BasemapsConfig = z.infer<typeof basemapsSchema>;

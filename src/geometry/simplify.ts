@@ -70,7 +70,8 @@ function keepMostSignificant(positions: Position[], kept: Uint8Array): void {
   kept[best] = 1;
 }
 
-function squaredSegmentDistance([px, py]: Position, [ax, ay]: Position, [bx, by]: Position): number {
+/** Squared distance from point p to the segment a–b. */
+export function squaredSegmentDistance([px, py]: Position, [ax, ay]: Position, [bx, by]: Position): number {
   let x = ax;
   let y = ay;
   const dx = bx - ax;

@@ -6,6 +6,8 @@ export interface RenderRequest {
   height: number;
   /** zlib level of the PNG, 0–9. */
   compressionLevel: number;
+  /** Font files the SVG's text needs; left out when there is no text, since loading fonts takes time. */
+  fonts?: string[];
 }
 
 export interface RenderPoolOptions {
@@ -18,8 +20,8 @@ export interface RenderPoolOptions {
 }
 
 export interface RenderPool {
-  /** The PNG of `svg`, which must be `width` x `height` pixels. */
-  render(svg: string, width: number, height: number): Promise<Uint8Array>;
+  /** The PNG of `svg`, which must be `width` x `height` pixels; `fonts`: files its text needs. */
+  render(svg: string, width: number, height: number, fonts?: string[]): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,8 @@ export function createRenderPool({ workers, maxQueue, pngCompression = 1 }: Rend
     maxQueue,
   });
   return {
-    render: (svg, width, height) => pool.run({ svg, width, height, compressionLevel: pngCompression }),
+    render: (svg, width, height, fonts) =>
+      pool.run({ svg, width, height, compressionLevel: pngCompression, ...(fonts?.length ? { fonts } : {}) }),
     close: () => pool.close(),
   };
 }

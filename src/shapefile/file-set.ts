@@ -14,6 +14,7 @@ import type { FeatureCache } from './feature-cache.ts';
 import { createFileLifetime } from './file-lifetime.ts';
 import { readAt, readInto } from './positional-read.ts';
 import { scanIndex, shxIndex, type RecordIndex } from './record-index.ts';
+import { walkRecords } from './record-scan.ts';
 import { HEADER_BYTES, parseMainHeader, shapeTypeName } from './shp-header.ts';
 import { decodeRecord, RECORD_HEADER_BYTES } from './shp-record.ts';
 import { ShapeType, type Shapefile } from './types.ts';
@@ -157,6 +158,20 @@ async function readFileSet(
       if (useCache) cache?.set(versionKey, fid, geometry);
       return geometry;
     },
+    async *scan() {
+      if (header.shapeType === ShapeType.MultiPatch) {
+        throw new BadRequestError(`Shapefile '${name}' has shape type MultiPatch, which shapeshot cannot draw.`);
+      }
+      const read = (position: number, length: number) => lifetime.use(() => readAt(shp, position, length));
+      for await (const record of walkRecords(read, sizes.shp, index.count, shpFile)) {
+        yield {
+          fid: record.fid,
+          bbox: record.bbox,
+          pointCount: record.pointCount,
+          geometry: () => decodeRecord(withHeader(header.bytes, record.bytes), header.shapeType, record.fid, shpFile),
+        };
+      }
+    },
     async readAttributes(fid) {
       checkFid(fid);
       if (dbf === undefined) return {};
@@ -180,6 +195,14 @@ async function readFileSet(
     retire: lifetime.retire,
     close: lifetime.close,
   };
+}
+
+/** The 100-byte file header followed by one record: what decodeRecord reads. */
+function withHeader(headerBytes: Uint8Array, record: Uint8Array): Uint8Array {
+  const buffer = new Uint8Array(HEADER_BYTES + record.length);
+  buffer.set(headerBytes);
+  buffer.set(record, HEADER_BYTES);
+  return buffer;
 }
 
 /** The .shx when there is one (checked against the .shp), else a scan of the .shp. */

@@ -46,6 +46,22 @@ export interface Shapefile {
   readGeometry(fid: number, options: { useCache: boolean }): Promise<Geometry | null>;
   /** The `.dbf` row of feature `fid`, decoded with the file's encoding. */
   readAttributes(fid: number): Promise<Record<string, string | number | boolean | null>>;
+  /**
+   * Every record in file order, read sequentially in large chunks (for all-feature work on
+   * big files). Bypasses the feature cache: a full walk would only evict what others use.
+   * Throws DamagedShapefileError when the chain of records breaks.
+   */
+  scan(): AsyncIterable<ScannedRecord>;
+}
+
+/** A record met by Shapefile.scan(): facts from its header, its geometry on demand. */
+export interface ScannedRecord {
+  fid: number;
+  /** The record's bounding box in the file's units; undefined for a Null shape. */
+  bbox: BBox | undefined;
+  pointCount: number;
+  /** Decodes the record (null for a Null shape or one without points). */
+  geometry(): Promise<Geometry | null>;
 }
 
 /** The data folder: resolves request names to shapefiles. */

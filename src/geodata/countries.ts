@@ -1,6 +1,7 @@
 /**
- * Natural Earth 1:50m countries (from world-atlas) with English names as Natural Earth
- * spells them and Dutch names from world-countries, joined on the ISO 3166 numeric code.
+ * Natural Earth countries (from world-atlas) with English names as Natural Earth spells
+ * them and Dutch names from world-countries, joined on the ISO 3166 numeric code. Shared by
+ * the sample-data scripts and the embedded basemap.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,7 +21,8 @@ export interface Country {
   topologyObject: GeometryObject;
 }
 
-export type CountriesTopology = Topology<{ countries: GeometryCollection<{ name: string }> }>;
+/** world-atlas's countries file: the countries, and their union as `land`. */
+export type CountriesTopology = Topology<{ countries: GeometryCollection<{ name: string }>; land: GeometryCollection }>;
 
 /** Dutch names of the Natural Earth areas that world-countries has no entry for. */
 const DUTCH_NAMES_BY_NATURAL_EARTH_NAME: Record<string, string> = {
@@ -31,8 +33,11 @@ const DUTCH_NAMES_BY_NATURAL_EARTH_NAME: Record<string, string> = {
   Somaliland: 'Somaliland',
 };
 
-export function loadCountriesTopology(): CountriesTopology {
-  const path = createRequire(import.meta.url).resolve('world-atlas/countries-50m.json');
+/** Natural Earth's scales: 1:110 million, 1:50 million, 1:10 million. */
+export type NaturalEarthScale = '110m' | '50m' | '10m';
+
+export function loadCountriesTopology(scale: NaturalEarthScale): CountriesTopology {
+  const path = createRequire(import.meta.url).resolve(`world-atlas/countries-${scale}.json`);
   return JSON.parse(readFileSync(path, 'utf8')) as CountriesTopology;
 }
 

@@ -1,0 +1,53 @@
+/**
+ * The embedded basemap: Natural Earth land, coasts, borders and country names drawn as SVG,
+ * fully offline. Options: `attribution` (text, default 'Natural Earth').
+ */
+import { createRequire } from 'node:module';
+import { LRUCache } from 'lru-cache';
+import type { Basemap, BasemapPlugin, BasemapProvider, BasemapRequest } from '../../src/basemap/provider.ts';
+import { drawBasemap, type DrawnBasemap } from './draw.ts';
+
+const DEFAULT_ATTRIBUTION = 'Natural Earth';
+/** Noto Sans ships with the project, so labels look the same on every host (no system fonts). */
+const FONT_FILE = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf');
+/** Characters of SVG kept for repeated views (a page of maps often asks for the same one again). */
+const CACHE_CHARACTERS = 32 * 1024 * 1024;
+const OPTION_NAMES = new Set(['attribution']);
+
+const embedded: BasemapPlugin = {
+  create(options, context): BasemapProvider {
+    const attribution = attributionOption(options, context.name);
+    const drawn = new LRUCache<string, DrawnBasemap>({
+      maxSize: CACHE_CHARACTERS,
+      sizeCalculation: ({ below, above }) => below.length + (above?.length ?? 0) || 1,
+    });
+    return {
+      name: context.name,
+      async render({ view, type, culture }: BasemapRequest): Promise<Basemap> {
+        const key = [type, culture, view.zoom, view.left, view.top, view.width, view.height].join();
+        let layers = drawn.get(key);
+        if (layers === undefined) {
+          layers = drawBasemap(view, type, culture);
+          drawn.set(key, layers);
+        }
+        return {
+          below: { svg: layers.below },
+          above: layers.above === undefined ? undefined : { svg: layers.above },
+          attribution,
+          fonts: [FONT_FILE],
+        };
+      },
+    };
+  },
+};
+
+export default embedded;
+
+function attributionOption(options: Record<string, unknown>, provider: string): string {
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) throw new Error(`Basemap provider '${provider}': unknown option '${name}' (the embedded plugin takes 'attribution').`);
+  }
+  const { attribution = DEFAULT_ATTRIBUTION } = options;
+  if (typeof attribution !== 'string') throw new Error(`Basemap provider '${provider}': option 'attribution' must be text.`);
+  return attribution;
+}

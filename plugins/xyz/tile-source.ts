@@ -1,0 +1,147 @@
+/**
+ * Tiles over HTTP with two caches in front: memory (least recently used out, bounded in
+ * bytes) and, optionally, a folder on disk. Maps that want the same tile at once share one
+ * fetch. A tile server that fails, or is too slow, makes the basemap unavailable.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
+import { BasemapUnavailableError, type PlacedImage } from '../../src/basemap/provider.ts';
+
+export interface Tile {
+  mime: PlacedImage['mime'];
+  bytes: Uint8Array;
+}
+
+export interface TileSourceOptions {
+  /** The provider id, for messages. */
+  provider: string;
+  userAgent: string;
+  /** Per attempt. */
+  timeoutMs: number;
+  /** Attempts after the first, for timeouts, network errors, 429 and 5xx. */
+  retries: number;
+  cacheBytes: number;
+  cacheDir?: string;
+  logger: Logger;
+}
+
+export interface TileSource {
+  /** The tile at `url`, cached under `key`; null when the server has none there (404, 204). */
+  get(key: string, url: string): Promise<Tile | null>;
+}
+
+const RETRY_DELAY_MS = 100;
+/** What an entry costs besides its bytes (key, wrapper, cache bookkeeping). */
+const ENTRY_OVERHEAD_BYTES = 200;
+
+class RetryableFailure extends Error {}
+
+export function createTileSource(options: TileSourceOptions): TileSource {
+  const memory = new LRUCache<string, { tile: Tile | null }>({
+    maxSize: Math.max(1, options.cacheBytes),
+    sizeCalculation: ({ tile }) => ENTRY_OVERHEAD_BYTES + (tile?.bytes.length ?? 0),
+  });
+  const inFlight = new Map<string, Promise<Tile | null>>();
+
+  const load = async (key: string, url: string): Promise<Tile | null> => {
+    const stored = options.cacheDir === undefined ? undefined : await readStored(join(options.cacheDir, key));
+    if (stored) return stored;
+    const tile = await fetchWithRetry(url, options);
+    if (tile && options.cacheDir !== undefined) {
+      store(join(options.cacheDir, key), tile.bytes).catch((error: unknown) =>
+        options.logger.warn({ err: error, key }, 'could not write a tile to the disk cache'),
+      );
+    }
+    return tile;
+  };
+
+  return {
+    get(key, url) {
+      const cached = memory.get(key);
+      if (cached) return Promise.resolve(cached.tile);
+      let pending = inFlight.get(key);
+      if (!pending) {
+        pending = load(key, url).then(
+          (tile) => {
+            if (options.cacheBytes > 0) memory.set(key, { tile });
+            return tile;
+          },
+        ).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}
+
+async function fetchWithRetry(url: string, options: TileSourceOptions): Promise<Tile | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetchOnce(url, options);
+    } catch (error) {
+      if (!(error instanceof RetryableFailure)) throw error;
+      if (attempt >= options.retries) {
+        throw new BasemapUnavailableError(options.provider, `${error.message} (${attempt + 1} attempt${attempt ? 's' : ''}).`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS * (attempt + 1)));
+    }
+  }
+}
+
+async function fetchOnce(url: string, options: TileSourceOptions): Promise<Tile | null> {
+  let response: Response;
+  let bytes: Uint8Array;
+  try {
+    response = await fetch(url, {
+      headers: { 'User-Agent': options.userAgent, Accept: 'image/png,image/jpeg,image/webp,image/*;q=0.8' },
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new RetryableFailure(
+      timedOut ? `the tile server did not answer within ${options.timeoutMs} ms` : `the tile server cannot be reached (${(error as Error).message})`,
+    );
+  }
+  if (response.status === 404 || response.status === 204) return null;
+  if (response.status === 429 || response.status >= 500) throw new RetryableFailure(`the tile server answered HTTP ${response.status}`);
+  if (!response.ok) throw new BasemapUnavailableError(options.provider, `the tile server answered HTTP ${response.status} for a tile.`);
+  const mime = sniffMime(bytes);
+  if (!mime) throw new BasemapUnavailableError(options.provider, 'the tile server sent a tile that is not a PNG, JPEG or WebP image.');
+  return { mime, bytes };
+}
+
+/** The image type from the first bytes: servers often send the wrong Content-Type. */
+export function sniffMime(bytes: Uint8Array): Tile['mime'] | undefined {
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+async function readStored(path: string): Promise<Tile | undefined> {
+  const bytes = await readFile(path).then((buffer) => new Uint8Array(buffer), () => undefined);
+  const mime = bytes && sniffMime(bytes);
+  return mime ? { mime, bytes: bytes! } : undefined;
+}
+
+/** Written aside and renamed into place, so a reader never sees half a tile. */
+async function store(path: string, bytes: Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
+  await writeFile(partial, bytes);
+  await rename(partial, path);
+}
+
+/** Shared fetches go on for other maps; this map stops waiting when its time is up. */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, provider: string): Promise<T> {
+  if (signal.aborted) return Promise.reject(new BasemapUnavailableError(provider, 'the map ran out of time.'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new BasemapUnavailableError(provider, 'the map ran out of time while tiles were loading.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * resvg for the render workers: the native addon (@resvg/resvg-js) where it loads, else
+ * its WebAssembly build (@resvg/resvg-wasm). Both are resvg 2.6.2 and draw the same pixels;
+ * the WebAssembly build takes about twice the CPU per image and ~150 ms to compile per
+ * worker. The addon does not load where no prebuilt binary exists for the platform, or on
+ * Deno without --allow-ffi. Plain JavaScript with JSDoc types, like every worker module.
+ */
+import { readFileSync } from 'node:fs';
+
+/**
+ * The font options of resvg-js: font files by path. The WebAssembly build cannot open
+ * files, so it is handed their bytes instead.
+ * @typedef {{ loadSystemFonts?: boolean, fontFiles?: string[], defaultFontFamily?: string }} FontOptions
+ */
+
+/**
+ * Premultiplied RGBA pixels, row by row, as resvg renders them.
+ * @typedef {{ width: number, height: number, pixels: Uint8Array }} Raster
+ */
+
+/**
+ * @typedef {object} Rasterizer
+ * @property {'native' | 'wasm'} backend
+ * @property {(svg: string, font: FontOptions) => Raster} render
+ */
+
+/** @returns {Promise<Rasterizer>} the native addon if it loads, else the WebAssembly build */
+export async function loadRasterizer() {
+  try {
+    return await nativeRasterizer();
+  } catch (nativeError) {
+    try {
+      return await wasmRasterizer();
+    } catch (wasmError) {
+      throw new AggregateError([nativeError, wasmError], 'Neither @resvg/resvg-js nor @resvg/resvg-wasm loads');
+    }
+  }
+}
+
+/** @returns {Promise<Rasterizer>} */
+export async function nativeRasterizer() {
+  const { Resvg } = await import('@resvg/resvg-js');
+  return {
+    backend: 'native',
+    render: (svg, font) => new Resvg(svg, { font }).render(),
+  };
+}
+
+/** @type {Promise<void> | undefined} */
+let wasmReady;
+
+/** @returns {Promise<Rasterizer>} */
+export async function wasmRasterizer() {
+  const { Resvg, initWasm } = await import('@resvg/resvg-wasm');
+  // The module is compiled once per thread; initWasm refuses a second call.
+  wasmReady ??= initWasm(readFileSync(new URL(import.meta.resolve('@resvg/resvg-wasm/index_bg.wasm'))));
+  await wasmReady;
+  // Each font is read once per worker, synchronously so that render() stays synchronous.
+  /** @type {Map<string, Uint8Array>} */
+  const fontBytes = new Map();
+  /** @param {string} path */
+  const readFont = (path) => {
+    let bytes = fontBytes.get(path);
+    if (!bytes) fontBytes.set(path, (bytes = readFileSync(path)));
+    return bytes;
+  };
+  return {
+    backend: 'wasm',
+    // There are no system fonts to load in WebAssembly: only the files asked for.
+    render(svg, { fontFiles = [], loadSystemFonts: _none, ...font }) {
+      const resvg = new Resvg(svg, { font: { ...font, fontBuffers: fontFiles.map(readFont) } });
+      // WebAssembly memory is not garbage-collected: free what resvg allocates there.
+      try {
+        const image = resvg.render();
+        try {
+          return { width: image.width, height: image.height, pixels: image.pixels };
+        } finally {
+          image.free();
+        }
+      } finally {
+        resvg.free();
+      }
+    },
+  };
+}

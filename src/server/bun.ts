@@ -1,0 +1,5 @@
+import { bunRuntime } from '../runtime/bun.ts';
+import { runServer } from '../runtime/run-server.ts';
+
+/** Bun entry point: `bun run start` (through start.js) or `bun src/server/bun.ts`. */
+await runServer(bunRuntime);

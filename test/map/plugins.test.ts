@@ -1,0 +1,62 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.ts';
+import { createBasemapRegistry } from '../../src/basemap/registry.ts';
+import { quadkey, tileUrl } from '../../plugins/xyz/tile-url.ts';
+import { tilesCovering } from '../../plugins/xyz/tile-grid.ts';
+import { allTypes, CHECKERBOARD_PLUGIN } from './support.ts';
+
+const logger = pino({ level: 'silent' });
+const registry = (basemaps: Record<string, unknown>) => createBasemapRegistry(parseConfig({ basemaps }).basemaps, logger);
+const board = { plugin: CHECKERBOARD_PLUGIN };
+
+describe('basemap configuration', () => {
+  it('refuses a map type that names no configured provider', async () => {
+    await expect(registry({ providers: { board }, types: { ...allTypes('board'), Aerial: 'bing' } })).rejects.toThrow(
+      "Map type 'Aerial' names basemap provider 'bing', which is not configured (configured: board).",
+    );
+  });
+
+  it('refuses unknown and looping fallbacks', async () => {
+    await expect(registry({ providers: { board: { ...board, fallback: 'nope' } }, types: allTypes('board') })).rejects.toThrow(
+      "Basemap provider 'board' falls back to 'nope', which is not configured",
+    );
+    const loop = { a: { ...board, fallback: 'b' }, b: { ...board, fallback: 'a' } };
+    await expect(registry({ providers: loop, types: allTypes('a') })).rejects.toThrow('Basemap fallbacks loop: a -> b -> a.');
+  });
+
+  it('names the provider whose plugin cannot be found or refuses its options', async () => {
+    await expect(registry({ providers: { x: { plugin: 'no-such-plugin' } }, types: allTypes('x') })).rejects.toThrow(
+      /Basemap provider 'x': cannot load plugin 'no-such-plugin'/,
+    );
+    await expect(registry({ providers: { x: { plugin: 'xyz', options: { url: 'ftp://tiles/{z}' } } }, types: allTypes('x') })).rejects.toThrow(
+      /Basemap provider 'x' \(plugin 'xyz'\) cannot start: option 'url' must be an http\(s\) URL template/,
+    );
+    await expect(registry({ providers: { x: { ...board, options: { cell: 0 } } }, types: allTypes('x') })).rejects.toThrow(
+      /cannot start: option 'cell' must be a positive integer/,
+    );
+  });
+});
+
+describe('xyz tile addresses', () => {
+  it('fills templates, with Bing quadkeys and a stable subdomain per tile', () => {
+    expect(quadkey({ z: 3, x: 3, y: 5 })).toBe('213');
+    const address = { z: 3, x: 3, y: 5, culture: 'nl' };
+    expect(tileUrl('https://{s}.t/{z}/{x}/{y}/{quadkey}?mkt={culture}', address, ['a', 'b', 'c'])).toBe('https://c.t/3/3/5/213?mkt=nl');
+  });
+
+  it('wraps columns around the antimeridian and leaves out rows beyond the poles', () => {
+    const view = { zoom: 1, width: 300, height: 300, left: -100, top: -50, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
+    const tiles = tilesCovering(view, 19).map(({ x, y, left, top }) => [x, y, left, top]);
+    // Column -1 is column 1; the 50 px above row 0 are beyond the pole; 300 px reach no further than row 0.
+    expect(tiles).toEqual([
+      [1, 0, -156, 50],
+      [0, 0, 100, 50],
+    ]);
+  });
+
+  it('scales the deepest tiles up past maxZoom', () => {
+    const view = { zoom: 5, width: 100, height: 100, left: 1024, top: 2048, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
+    expect(tilesCovering(view, 3)).toEqual([{ z: 3, x: 1, y: 2, left: 0, top: 0, size: 1024 }]);
+  });
+});

@@ -1,0 +1,83 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { encodePng } from '../../src/raster/png.js';
+import { TEST_KEY, type TestServer } from '../support/server.ts';
+
+export const CHECKERBOARD_PLUGIN = fileURLToPath(new URL('../fixtures/plugins/checkerboard/index.ts', import.meta.url));
+
+/** A map request for the test key. */
+export function mapUrl(server: TestServer, query: Record<string, string | number>): string {
+  const params = new URLSearchParams({ key: TEST_KEY, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+  return server.url(`/REST/v1/shapefiles/map?${params}`);
+}
+
+/** Every map type served by one provider. */
+export function allTypes(provider: string) {
+  return { Road: provider, Aerial: provider, AerialWithLabels: provider };
+}
+
+/**
+ * Tile (x, y) is filled with rgb(0, x mod 200, y mod 200); its top-left pixel is the marker
+ * colour, so a test can find where the tile grid lies on a map. No red anywhere: the
+ * features are red.
+ */
+export const MARKER: [number, number, number] = [0, 255, 255];
+export const tileColour = (x: number, y: number): [number, number, number] => [0, x % 200, y % 200];
+
+export type TileMode = 'ok' | 'error' | 'slow';
+
+export interface TileServer {
+  template: string;
+  mode: TileMode;
+  requests: { path: string; headers: IncomingHttpHeaders }[];
+  close(): Promise<void>;
+}
+
+/** A tile server on loopback: /{z}/{x}/{y}.png?lang=..., answering per `mode`. */
+export async function startTileServer(): Promise<TileServer> {
+  const tiles = new Map<string, Uint8Array>();
+  const state: TileServer = {
+    template: '',
+    mode: 'ok',
+    requests: [],
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = createServer((request, response) => {
+    state.requests.push({ path: request.url ?? '', headers: request.headers });
+    const match = /^\/(\d+)\/(\d+)\/(\d+)\.png/.exec(request.url ?? '');
+    if (state.mode === 'error' || !match) {
+      response.writeHead(match ? 500 : 404).end();
+      return;
+    }
+    const [z, x, y] = match.slice(1).map(Number);
+    const key = `${z}/${x}/${y}`;
+    let tile = tiles.get(key);
+    if (!tile) {
+      tile = makeTile(x, y);
+      tiles.set(key, tile);
+    }
+    const send = () => response.writeHead(200, { 'Content-Type': 'image/png' }).end(tile);
+    if (state.mode === 'slow') setTimeout(send, 1500).unref();
+    else send();
+  });
+  server.keepAliveTimeout = 100;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.template = `http://127.0.0.1:${(server.address() as AddressInfo).port}/{z}/{x}/{y}.png?lang={culture}`;
+  return state;
+}
+
+function makeTile(x: number, y: number): Uint8Array {
+  const rgba = new Uint8Array(256 * 256 * 4);
+  const [r, g, b] = tileColour(x, y);
+  for (let i = 0; i < rgba.length; i += 4) rgba.set([r, g, b, 255], i);
+  rgba.set([...MARKER, 255], 0);
+  return encodePng(rgba, 256, 256, 1);
+}
+
+/** World pixel of a lon/lat at `zoom`: Web Mercator with 256-px tiles, written out independently. */
+export function worldPixel(lon: number, lat: number, zoom: number): [number, number] {
+  const size = 256 * 2 ** zoom;
+  const phi = (lat * Math.PI) / 180;
+  return [((lon + 180) / 360) * size, ((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * size];
+}

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverCommand, startServerProcess, type ServerProcess } from '../../bench/server-process.ts';
+import { decodePng } from '../support/png.ts';
+import { TEST_KEY } from '../support/server.ts';
+
+/**
+ * The same checkout on Node, Deno and Bun, started with the README's commands, must give the
+ * same answers. A fourth server runs Deno without --allow-ffi, where resvg's native addon
+ * cannot load and the WebAssembly build draws instead.
+ */
+const SERVERS = {
+  node: ['npm', 'start'],
+  deno: ['node_modules/.bin/deno', 'task', 'start'],
+  bun: ['node_modules/.bin/bun', 'run', 'start'],
+  'deno, no ffi': [
+    ...serverCommand('deno').filter((argument) => !argument.startsWith('--allow-ffi')).slice(0, -1),
+    '--no-prompt',
+    'src/server/deno.ts',
+  ],
+};
+type ServerName = keyof typeof SERVERS;
+const NAMES = Object.keys(SERVERS) as ServerName[];
+
+/** Both operations, every format, styles and hot spots, points, lines, polygons, errors. */
+const REQUESTS = [
+  'images?file=countries&fid=0,2.1&theme=SteelGrid&includeHotSpots=1',
+  'images?file=benelux_rd&fid=0&singleImage=1&bgColor1=fff&bgColor2=%230000ff&bgAngle=30&reduceTol=50&format=json',
+  'images?file=country_centres&fid=0,1,2&singleImage=1&size=200,300&format=png',
+  'images?file=borders&fid=0,1&lineWidth=4&lineColor=green&format=json&includeHotSpots=1',
+  'images?file=countries&fid=0&size=0,640&format=json',
+  'images?file=nowhere&fid=0',
+  'map?file=benelux_rd&fid=0,1&includeHotSpots=1',
+  'map?file=countries&fid=3&culture=Dutch&format=json',
+  'map?file=country_centres&size=256,256&format=png',
+].map((path) => `/REST/v1/shapefiles/${path}&key=${TEST_KEY}`);
+
+const servers = new Map<ServerName, ServerProcess>();
+
+beforeAll(async () => {
+  const env = { SHAPESHOT_PORT: '0', SHAPESHOT_KEYS: TEST_KEY, SHAPESHOT_LOG_LEVEL: 'warn' };
+  const started = await Promise.allSettled(
+    NAMES.map(async (name) => servers.set(name, await startServerProcess(SERVERS[name], env, REQUESTS[2]))),
+  );
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([...servers.values()].map((server) => server.stop()));
+}, 30_000);
+
+describe('Node, Deno and Bun', () => {
+  it.each(REQUESTS)('give the same answer to %s', async (path) => {
+    const answers = await Promise.all(NAMES.map((name) => comparable(servers.get(name)!, path)));
+    expect(answers[0].body).not.toContain('iVBORw0KGgo'); // every PNG (base64 in XML) was decoded
+    for (const [i, name] of NAMES.entries()) expect({ name, ...answers[i] }).toEqual({ name, ...answers[0] });
+  });
+
+  it.runIf(existsSync('/proc/self/maps'))('draw with the native resvg where it loads, else with WebAssembly', () => {
+    const usesNativeResvg = (name: ServerName) =>
+      servers
+        .get(name)!
+        .processes()
+        .some((pid) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes('resvgjs'));
+    expect(NAMES.map((name) => [name, usesNativeResvg(name)])).toEqual([
+      ['node', true],
+      ['deno', true],
+      ['bun', true],
+      ['deno, no ffi', false],
+    ]);
+  });
+
+  it('each stop on SIGTERM, with every process they started', async () => {
+    for (const name of NAMES) {
+      const server = servers.get(name)!;
+      servers.delete(name);
+      await server.stop(); // rejects if any process of the server's group outlives SIGTERM
+      expect(server.processes()).toEqual([]);
+    }
+  }, 30_000);
+});
+
+/**
+ * An answer with what may differ between runtimes taken out: the TraceId (time and random
+ * id) and the PNG encoding (each runtime's zlib deflates differently), which is replaced by
+ * a digest of the decoded pixels. All else is compared byte for byte.
+ */
+async function comparable(server: ServerProcess, path: string) {
+  const response = await fetch(`${server.origin}${path}`);
+  const type = response.headers.get('content-type') ?? '';
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  let body: string;
+  if (type.startsWith('image/png')) body = pixelDigest(bytes);
+  else if (type.startsWith('application/json')) body = JSON.stringify(JSON.parse(new TextDecoder().decode(bytes)), jsonReplacer);
+  else
+    body = new TextDecoder()
+      .decode(bytes)
+      .replace(/<TraceId>[^<]*<\/TraceId>/, '<TraceId/>')
+      .replace(/<FeatureImage>([^<]*)<\/FeatureImage>/g, (_, base64: string) => pixelDigest(Buffer.from(base64, 'base64')));
+  return { status: response.status, type, traceId: response.headers.has('x-trace-id'), body };
+}
+
+function jsonReplacer(key: string, value: unknown) {
+  if (key === 'TraceId') return '';
+  if (key === 'FeatureImage') return pixelDigest(Uint8Array.from(value as number[]));
+  return value;
+}
+
+function pixelDigest(png: Uint8Array): string {
+  const image = decodePng(png);
+  return `png ${image.width}x${image.height} ${createHash('sha256').update(image.data).digest('hex')}`;
+}
