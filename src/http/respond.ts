@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import { envelopeToJson } from '../envelope/json.ts';
-import type { Envelope } from '../envelope/model.ts';
+import type { Envelope, ImageCollection } from '../envelope/model.ts';
 import { envelopeToXml } from '../envelope/xml.ts';
 import type { Format } from '../params/fields.ts';
+import type { AppEnv } from './context.ts';
 
 export interface EnvelopeSettings {
   schemaNamespace: string;
@@ -25,4 +26,26 @@ export function sendEnvelope(c: Context, envelope: Envelope, format: Format, set
   }
   c.header('Content-Type', 'application/json; charset=utf-8');
   return c.body(envelopeToJson(envelope, settings.schemaNamespace), status);
+}
+
+/** A successful answer: the collection in an envelope with status 200. */
+export function sendCollection(
+  c: Context<AppEnv>,
+  resource: ImageCollection,
+  format: Format,
+  settings: EnvelopeSettings & { copyright: string },
+): Response {
+  return sendEnvelope(
+    c,
+    {
+      copyright: settings.copyright,
+      statusCode: 200,
+      statusDescription: 'OK',
+      errorDetails: '',
+      traceId: c.get('traceId'),
+      resource,
+    },
+    format,
+    settings,
+  );
 }

@@ -15,10 +15,9 @@ export async function openForKey(
   catalog: ShapefileCatalog,
   name: string,
   grant: KeyGrant,
-  useCache: boolean,
 ): Promise<Shapefile> {
   const allowed = grant.shapefiles === undefined || grant.shapefiles.has(name.toLowerCase());
-  const shapefile = allowed ? await catalog.open(name, { useCache }) : undefined;
+  const shapefile = allowed ? await catalog.open(name) : undefined;
   if (!shapefile) throw new NotFoundError(`Shapefile '${name}' was not found.`);
   return shapefile;
 }

@@ -33,7 +33,7 @@ export async function createImages(
   checkPixelBudget(imageCount, width, height, services.config.limits.maxPixelsPerRequest);
 
   const useCache = !request.noCache;
-  const shapefile = await openForKey(services.catalog, request.file, grant, useCache);
+  const shapefile = await openForKey(services.catalog, request.file, grant);
   const selected = await readFeatures(shapefile, request.fids, useCache);
   const drawn = selected.map(({ ref, geometry }) => ({
     ref,

@@ -39,7 +39,7 @@ export async function createMap(
 ): Promise<MapResult> {
   const { width, height } = request.size;
   const useCache = !request.noCache;
-  const shapefile = await openForKey(services.catalog, request.file, grant, useCache);
+  const shapefile = await openForKey(services.catalog, request.file, grant);
   const toMercator = mercatorTransform(shapefile);
   const fileExtent = bboxToMercator(shapefile.bbox, toMercator);
 

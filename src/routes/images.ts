@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Services } from '../app.ts';
 import type { AppEnv } from '../http/context.ts';
-import { sendEnvelope } from '../http/respond.ts';
+import { sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
 import { createImages } from '../operations/images.ts';
 import { withTimeLimit } from '../operations/time-limit.ts';
@@ -16,18 +16,6 @@ export function imagesRoute(services: Services) {
       createImages(request, c.get('grant'), services),
       config.limits.requestTimeoutMs,
     );
-    return sendEnvelope(
-      c,
-      {
-        copyright: config.envelope.copyright,
-        statusCode: 200,
-        statusDescription: 'OK',
-        errorDetails: '',
-        traceId: c.get('traceId'),
-        resource: collection,
-      },
-      request.format,
-      config.envelope,
-    );
+    return sendCollection(c, collection, request.format, config.envelope);
   });
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Services } from '../app.ts';
 import type { AppEnv } from '../http/context.ts';
-import { sendEnvelope } from '../http/respond.ts';
+import { sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
 import { createMap } from '../operations/map.ts';
 import { withTimeLimit } from '../operations/time-limit.ts';
@@ -18,18 +18,7 @@ export function mapRoute(services: Services) {
       createMap(request, c.get('grant'), services, deadline),
       config.limits.requestTimeoutMs,
     );
-    return sendEnvelope(
-      c,
-      {
-        copyright: attribution ? `${config.envelope.copyright} ${attribution}` : config.envelope.copyright,
-        statusCode: 200,
-        statusDescription: 'OK',
-        errorDetails: '',
-        traceId: c.get('traceId'),
-        resource: collection,
-      },
-      request.format,
-      config.envelope,
-    );
+    const copyright = attribution ? `${config.envelope.copyright} ${attribution}` : config.envelope.copyright;
+    return sendCollection(c, collection, request.format, { ...config.envelope, copyright });
   });
 }

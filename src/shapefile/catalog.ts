@@ -30,10 +30,6 @@ interface Version {
   opened: Promise<OpenFileSet>;
 }
 
-/**
- * `useCache` in open() changes nothing here: the listing and open files are checked
- * against the disk on every call, so they never answer stale; it governs the feature cache.
- */
 export function createCatalog(options: CatalogOptions): ShapefileCatalog {
   const folder = createDataFolder(options.dataDir);
   const cache = createFeatureCache(options.cacheBytes);

@@ -67,7 +67,7 @@ export interface ScannedRecord {
 /** The data folder: resolves request names to shapefiles. */
 export interface ShapefileCatalog {
   /** Case-insensitive lookup; undefined when no such shapefile is in the data folder. */
-  open(name: string, options: { useCache: boolean }): Promise<Shapefile | undefined>;
+  open(name: string): Promise<Shapefile | undefined>;
   /** Names of every shapefile in the folder, as spelled on disk. */
   list(): Promise<string[]>;
   close(): Promise<void>;

@@ -25,7 +25,7 @@ describe('Shapefile.scan()', () => {
 
     const catalog = createCatalog({ dataDir: dir, cacheBytes: 0 });
     try {
-      const shapefile = (await catalog.open('walk', { useCache: false }))!;
+      const shapefile = (await catalog.open('walk'))!;
       let fid = 0;
       for await (const record of shapefile.scan()) {
         expect(record.fid).toBe(fid);

@@ -39,7 +39,7 @@ describe('finding shapefiles', () => {
     renameSync(`${base}.dbf`, join(dir, 'PARCELS.DBF'));
     const catalog = catalogOf(dir);
     for (const name of ['parcels', 'PARCELS', 'pArCeLs']) {
-      const shapefile = await catalog.open(name, { useCache: true });
+      const shapefile = await catalog.open(name);
       expect(shapefile?.name).toBe('Parcels');
       expect(await shapefile!.readAttributes(0)).toEqual({ NAME: 'Parcels 0' });
     }
@@ -64,7 +64,7 @@ describe('finding shapefiles', () => {
     mkdirSync(join(data, 'sub'));
     writeShapefile(join(data, 'sub'), 'inner', ShapeType.Point, [point(8)]);
     writeShapefile(data, 'parcels', ShapeType.Point, [point(1)]);
-    expect(await catalogOf(data).open(name, { useCache: true })).toBeUndefined();
+    expect(await catalogOf(data).open(name)).toBeUndefined();
   });
 
   it('does not follow a symlink that leads outside the folder', async () => {
@@ -75,7 +75,7 @@ describe('finding shapefiles', () => {
     writeShapefile(data, 'local', ShapeType.Point, [point(1)]);
     symlinkSync(join(data, 'local.shp'), join(data, 'alias.shp'));
     const catalog = catalogOf(data);
-    expect(await catalog.open('secret', { useCache: true })).toBeUndefined();
+    expect(await catalog.open('secret')).toBeUndefined();
     expect(await catalog.list()).toEqual(['alias', 'local']);
   });
 });
@@ -85,11 +85,11 @@ describe('files changing on disk', () => {
     const dir = makeTempDir();
     writeShapefile(dir, 'towns', ShapeType.Point, [point(1), point(2)]);
     const catalog = catalogOf(dir);
-    const before = (await catalog.open('towns', { useCache: true }))!;
+    const before = (await catalog.open('towns'))!;
     expect(await before.readGeometry(0, { useCache: true })).toEqual(point(1));
 
     writeShapefile(dir, 'towns', ShapeType.Point, [point(5), point(6), point(7)]);
-    const after = (await catalog.open('towns', { useCache: true }))!;
+    const after = (await catalog.open('towns'))!;
     expect(after.featureCount).toBe(3);
     expect(await after.readGeometry(0, { useCache: true })).toEqual(point(5));
     expect(await after.readAttributes(2)).toEqual({ NAME: 'towns 2' });
@@ -100,12 +100,12 @@ describe('files changing on disk', () => {
     const staging = makeTempDir();
     writeShapefile(dir, 'towns', ShapeType.Point, [point(1)]);
     const catalog = catalogOf(dir);
-    expect(await (await catalog.open('towns', { useCache: true }))!.readGeometry(0, { useCache: true })).toEqual(point(1));
+    expect(await (await catalog.open('towns'))!.readGeometry(0, { useCache: true })).toEqual(point(1));
     writeShapefile(staging, 'towns', ShapeType.Point, [point(3)]);
     for (const extension of ['shp', 'shx', 'dbf', 'cpg']) {
       renameSync(join(staging, `towns.${extension}`), join(dir, `towns.${extension}`));
     }
-    expect(await (await catalog.open('towns', { useCache: true }))!.readGeometry(0, { useCache: true })).toEqual(point(3));
+    expect(await (await catalog.open('towns'))!.readGeometry(0, { useCache: true })).toEqual(point(3));
   });
 
   it('keeps serving a request that opened the old version before a replacement by rename', async () => {
@@ -113,12 +113,12 @@ describe('files changing on disk', () => {
     const staging = makeTempDir();
     writeShapefile(dir, 'towns', ShapeType.Point, [point(1), point(2)]);
     const catalog = catalogOf(dir);
-    const old = (await catalog.open('towns', { useCache: false }))!;
+    const old = (await catalog.open('towns'))!;
     writeShapefile(staging, 'towns', ShapeType.Point, [point(5)]);
     for (const extension of ['shp', 'shx', 'dbf', 'cpg']) {
       renameSync(join(staging, `towns.${extension}`), join(dir, `towns.${extension}`));
     }
-    expect((await catalog.open('towns', { useCache: false }))!.featureCount).toBe(1);
+    expect((await catalog.open('towns'))!.featureCount).toBe(1);
     expect(await old.readGeometry(1, { useCache: false })).toEqual(point(2));
   });
 
@@ -126,13 +126,13 @@ describe('files changing on disk', () => {
     const dir = makeTempDir();
     const base = writeShapefile(dir, 'towns', ShapeType.Point, [point(1)]);
     const catalog = catalogOf(dir);
-    expect(await catalog.open('towns', { useCache: true })).toBeDefined();
+    expect(await catalog.open('towns')).toBeDefined();
     for (const extension of ['shp', 'shx', 'dbf', 'cpg']) rmSync(`${base}.${extension}`);
-    expect(await catalog.open('towns', { useCache: true })).toBeUndefined();
+    expect(await catalog.open('towns')).toBeUndefined();
     expect(await catalog.list()).toEqual([]);
 
     writeShapefile(dir, 'villages', ShapeType.Point, [point(4)]);
-    const villages = await catalog.open('Villages', { useCache: true });
+    const villages = await catalog.open('Villages');
     expect(await villages!.readGeometry(0, { useCache: true })).toEqual(point(4));
   });
 
@@ -142,12 +142,12 @@ describe('files changing on disk', () => {
     const shx = readFileSync(`${base}.shx`);
     rmSync(`${base}.shx`);
     const catalog = catalogOf(dir);
-    expect((await catalog.open('towns', { useCache: true }))!.featureCount).toBe(2);
+    expect((await catalog.open('towns'))!.featureCount).toBe(2);
     // A .shx listing only the first record shows the catalog now reads the .shx.
     const shorter = Buffer.from(shx.subarray(0, 108));
     shorter.writeInt32BE(54, 24);
     writeFileSync(`${base}.shx`, shorter);
-    expect((await catalog.open('towns', { useCache: true }))!.featureCount).toBe(1);
+    expect((await catalog.open('towns'))!.featureCount).toBe(1);
   });
 });
 
@@ -168,7 +168,7 @@ describe('the feature cache', () => {
   it('answers repeated reads from memory', async () => {
     const dir = makeTempDir();
     const base = writeShapefile(dir, 'towns', ShapeType.Point, [point(1)]);
-    const towns = (await catalogOf(dir).open('towns', { useCache: true }))!;
+    const towns = (await catalogOf(dir).open('towns'))!;
     expect(await towns.readGeometry(0, { useCache: true })).toEqual(point(1));
     changeBehindTheCatalogsBack(base, 99);
     expect(await towns.readGeometry(0, { useCache: true })).toEqual(point(1));
@@ -177,7 +177,7 @@ describe('the feature cache', () => {
   it('is neither read nor filled with useCache: false', async () => {
     const dir = makeTempDir();
     const base = writeShapefile(dir, 'towns', ShapeType.Point, [point(1)]);
-    const towns = (await catalogOf(dir).open('towns', { useCache: false }))!;
+    const towns = (await catalogOf(dir).open('towns'))!;
     expect(await towns.readGeometry(0, { useCache: true })).toEqual(point(1));
     changeBehindTheCatalogsBack(base, 42);
     expect(await towns.readGeometry(0, { useCache: false })).toEqual(point(42));
@@ -189,7 +189,7 @@ describe('the feature cache', () => {
   it('is off with cacheBytes 0', async () => {
     const dir = makeTempDir();
     const base = writeShapefile(dir, 'towns', ShapeType.Point, [point(1)]);
-    const towns = (await catalogOf(dir, 0).open('towns', { useCache: true }))!;
+    const towns = (await catalogOf(dir, 0).open('towns'))!;
     expect(await towns.readGeometry(0, { useCache: true })).toEqual(point(1));
     changeBehindTheCatalogsBack(base, 7);
     expect(await towns.readGeometry(0, { useCache: true })).toEqual(point(7));

@@ -43,9 +43,9 @@ async function expectDamage(read: Promise<unknown>, file: string, fault: RegExp)
 
 /** Every other record and file still reads after the damage. */
 async function expectOthersReadable(catalog: ShapefileCatalog, healthyFids: number[]): Promise<void> {
-  const roads = (await catalog.open('roads', { useCache: true }))!;
+  const roads = (await catalog.open('roads'))!;
   for (const fid of healthyFids) expect(await roads.readGeometry(fid, { useCache: true })).toEqual(LINES[fid]);
-  const rivers = (await catalog.open('rivers', { useCache: true }))!;
+  const rivers = (await catalog.open('rivers'))!;
   expect(await rivers.readGeometry(0, { useCache: true })).toEqual(line(100));
 }
 
@@ -63,7 +63,7 @@ describe('random access', () => {
       for (const fid of [0, 1, 2, 4, 5]) bytes.fill(0xee, 100 + 8 * fid, 108 + 8 * fid);
       return bytes;
     });
-    const roads = (await catalogOf(dir).open('roads', { useCache: false }))!;
+    const roads = (await catalogOf(dir).open('roads'))!;
     expect(await roads.readGeometry(3, { useCache: false })).toEqual(LINES[3]);
     expect(await roads.readAttributes(3)).toEqual({ NAME: 'roads 3' });
   });
@@ -73,7 +73,7 @@ describe('a missing .shx', () => {
   it('is rebuilt by scanning the .shp', async () => {
     const { dir, base } = folderWithRoads();
     rmSync(`${base}.shx`);
-    const roads = (await catalogOf(dir).open('roads', { useCache: false }))!;
+    const roads = (await catalogOf(dir).open('roads'))!;
     expect(roads.featureCount).toBe(6);
     for (let fid = 0; fid < 6; fid++) expect(await roads.readGeometry(fid, { useCache: false })).toEqual(LINES[fid]);
   });
@@ -83,7 +83,7 @@ describe('a missing .shx', () => {
     rmSync(`${base}.shx`);
     truncateSync(`${base}.shp`, statSync(`${base}.shp`).size - 10);
     const catalog = catalogOf(dir);
-    const roads = (await catalog.open('roads', { useCache: true }))!;
+    const roads = (await catalog.open('roads'))!;
     await expectDamage(roads.readGeometry(5, { useCache: true }), 'roads.shp', /record 5 .* runs past the end/);
     await expectOthersReadable(catalog, [0, 1, 2, 3, 4]);
   });
@@ -97,7 +97,7 @@ describe('a missing .shx', () => {
       return bytes;
     });
     const catalog = catalogOf(dir);
-    const roads = (await catalog.open('roads', { useCache: false }))!;
+    const roads = (await catalog.open('roads'))!;
     expect(roads.featureCount).toBe(3);
     await expectDamage(roads.readGeometry(4, { useCache: false }), 'roads.shp', /record 3 .* declares a length of -14 bytes/);
     await expectOthersReadable(catalog, [0, 1, 2]);
@@ -109,7 +109,7 @@ describe('damage', () => {
     const { dir, base } = folderWithRoads();
     truncateSync(`${base}.shp`, statSync(`${base}.shp`).size - 10);
     const catalog = catalogOf(dir);
-    const roads = (await catalog.open('roads', { useCache: true }))!;
+    const roads = (await catalog.open('roads'))!;
     await expectDamage(roads.readGeometry(5, { useCache: true }), 'roads.shp', /record 5 .* runs past the end of the \d+-byte file/);
     await expectOthersReadable(catalog, [0, 1, 2, 3, 4]);
   });
@@ -121,7 +121,7 @@ describe('damage', () => {
       return bytes;
     });
     const catalog = catalogOf(dir);
-    const roads = (await catalog.open('roads', { useCache: true }))!;
+    const roads = (await catalog.open('roads'))!;
     await expectDamage(roads.readGeometry(2, { useCache: true }), 'roads.shp', /record 2 .* runs past the end/);
     await expectOthersReadable(catalog, [0, 1, 3, 4, 5]);
   });
@@ -133,7 +133,7 @@ describe('damage', () => {
       return bytes;
     });
     const catalog = catalogOf(dir);
-    const roads = (await catalog.open('roads', { useCache: true }))!;
+    const roads = (await catalog.open('roads'))!;
     await expectDamage(roads.readGeometry(1, { useCache: true }), 'roads.shx', /record 1 .* but the \.shp record there says/);
     await expectOthersReadable(catalog, [0, 2, 3, 4, 5]);
   });
@@ -145,7 +145,7 @@ describe('damage', () => {
       return bytes;
     });
     const catalog = catalogOf(dir);
-    const roads = (await catalog.open('roads', { useCache: true }))!;
+    const roads = (await catalog.open('roads'))!;
     await expectDamage(roads.readGeometry(4, { useCache: true }), 'roads.shp', /record 4 is cut off: it needs 16048 bytes/);
     await expectOthersReadable(catalog, [0, 1, 2, 3, 5]);
   });
@@ -154,15 +154,15 @@ describe('damage', () => {
     const { dir, base } = folderWithRoads();
     writeFileSync(`${base}.shp`, 'This is not a shapefile at all, but it is long enough to have a header.'.repeat(3));
     const catalog = catalogOf(dir);
-    await expectDamage(catalog.open('roads', { useCache: true }), 'roads.shp', /not a shapefile \(file code \d+ and version \d+/);
-    const rivers = (await catalog.open('rivers', { useCache: true }))!;
+    await expectDamage(catalog.open('roads'), 'roads.shp', /not a shapefile \(file code \d+ and version \d+/);
+    const rivers = (await catalog.open('rivers'))!;
     expect(await rivers.readGeometry(0, { useCache: true })).toEqual(line(100));
   });
 
   it('a .shp shorter than its header', async () => {
     const { dir, base } = folderWithRoads();
     truncateSync(`${base}.shp`, 40);
-    await expectDamage(catalogOf(dir).open('roads', { useCache: true }), 'roads.shp', /40 bytes long, shorter than the 100-byte header/);
+    await expectDamage(catalogOf(dir).open('roads'), 'roads.shp', /40 bytes long, shorter than the 100-byte header/);
   });
 
   it('a .shx whose shape type disagrees with the .shp', async () => {
@@ -171,7 +171,7 @@ describe('damage', () => {
       bytes.writeInt32LE(ShapeType.Polygon, 32);
       return bytes;
     });
-    await expectDamage(catalogOf(dir).open('roads', { useCache: true }), 'roads.shx', /shape type Polygon, the \.shp's says PolyLine/);
+    await expectDamage(catalogOf(dir).open('roads'), 'roads.shx', /shape type Polygon, the \.shp's says PolyLine/);
   });
 
   it('a damaged .dbf fails attribute reads only', async () => {
@@ -180,7 +180,7 @@ describe('damage', () => {
       bytes.writeUInt16LE(2, 10);
       return bytes;
     });
-    const roads = (await catalogOf(dir).open('roads', { useCache: true }))!;
+    const roads = (await catalogOf(dir).open('roads'))!;
     await expectDamage(roads.readAttributes(0), 'roads.dbf', /fields need \d+ bytes a row, but a row is 2 bytes/);
     expect(await roads.readGeometry(0, { useCache: true })).toEqual(LINES[0]);
   });
@@ -191,7 +191,7 @@ describe('damage', () => {
       bytes.writeUInt32LE(2, 4);
       return bytes;
     });
-    const roads = (await catalogOf(dir).open('roads', { useCache: true }))!;
+    const roads = (await catalogOf(dir).open('roads'))!;
     expect(await roads.readAttributes(1)).toEqual({ NAME: 'roads 1' });
     await expectDamage(roads.readAttributes(4), 'roads.dbf', /it has 2 rows, so feature 4 has no attributes/);
   });
@@ -200,10 +200,10 @@ describe('damage', () => {
     const { dir, base } = folderWithRoads();
     truncateSync(`${base}.shp`, statSync(`${base}.shp`).size - 10);
     const catalog = catalogOf(dir);
-    const damaged = (await catalog.open('roads', { useCache: true }))!;
+    const damaged = (await catalog.open('roads'))!;
     await expectDamage(damaged.readGeometry(5, { useCache: true }), 'roads.shp', /runs past the end/);
     writeShapefile(dir, 'roads', ShapeType.PolyLine, LINES);
-    const repaired = (await catalog.open('roads', { useCache: true }))!;
+    const repaired = (await catalog.open('roads'))!;
     expect(await repaired.readGeometry(5, { useCache: true })).toEqual(LINES[5]);
   });
 });

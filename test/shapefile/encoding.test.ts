@@ -28,7 +28,7 @@ async function roundTrip(encoding: string | undefined, prepare: (base: string) =
   prepare(base);
   const catalog = createCatalog({ dataDir: dir, cacheBytes: 0, logger });
   catalogs.push(catalog);
-  const places = (await catalog.open('places', { useCache: false }))!;
+  const places = (await catalog.open('places'))!;
   const names = [];
   for (let fid = 0; fid < NAMES.length; fid++) names.push((await places.readAttributes(fid)).NAME);
   return { names, base };
@@ -93,7 +93,7 @@ describe('.dbf text encoding', () => {
     });
     const catalog = createCatalog({ dataDir: dir, cacheBytes: 0 });
     catalogs.push(catalog);
-    expect(await (await catalog.open('short', { useCache: false }))!.readAttributes(0)).toEqual({ NAME: 'Frysl' });
+    expect(await (await catalog.open('short'))!.readAttributes(0)).toEqual({ NAME: 'Frysl' });
   });
 });
 

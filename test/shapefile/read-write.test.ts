@@ -21,7 +21,7 @@ function catalogOf(dir: string, cacheBytes = 0): ShapefileCatalog {
 }
 
 async function readAll(dir: string, name: string): Promise<(Geometry | null)[]> {
-  const shapefile = (await catalogOf(dir).open(name, { useCache: false }))!;
+  const shapefile = (await catalogOf(dir).open(name))!;
   const geometries = [];
   for (let fid = 0; fid < shapefile.featureCount; fid++) {
     geometries.push(await shapefile.readGeometry(fid, { useCache: false }));
@@ -105,7 +105,7 @@ describe('writing and reading every shape type', () => {
   ])('reads %s records in 2-D', async (_name, shapeType, geometry) => {
     const dir = makeTempDir();
     writeShapefile(dir, 'measured', shapeType, [geometry, null]);
-    const shapefile = (await catalogOf(dir).open('measured', { useCache: false }))!;
+    const shapefile = (await catalogOf(dir).open('measured'))!;
     expect(shapefile.shapeType).toBe(shapeType);
     const flat = JSON.parse(JSON.stringify(geometry, (key, value) =>
       Array.isArray(value) && typeof value[0] === 'number' ? value.slice(0, 2) : value));
@@ -130,7 +130,7 @@ describe('writing and reading every shape type', () => {
       null,
       { type: 'Point', coordinates: [2, -1] },
     ]);
-    const shapefile = (await catalogOf(dir).open('boxed', { useCache: false }))!;
+    const shapefile = (await catalogOf(dir).open('boxed'))!;
     expect(shapefile).toMatchObject({
       name: 'boxed',
       shapeType: ShapeType.MultiPoint,
@@ -167,7 +167,7 @@ describe('feature ids', () => {
   it('past the last record are not found, naming the id and the count', async () => {
     const dir = makeTempDir();
     writeShapefile(dir, 'ten', ShapeType.Point, Array.from({ length: 10 }, (_, i) => ({ type: 'Point', coordinates: [i, i] }) as Geometry));
-    const shapefile = (await catalogOf(dir).open('ten', { useCache: true }))!;
+    const shapefile = (await catalogOf(dir).open('ten'))!;
     const past = shapefile.readGeometry(12, { useCache: true });
     await expect(past).rejects.toBeInstanceOf(NotFoundError);
     await expect(past).rejects.toThrow("Feature 12 does not exist in shapefile 'ten' (it has 10 features).");
@@ -187,7 +187,7 @@ describe('shapes shapeshot cannot draw', () => {
         return bytes;
       });
     }
-    const shapefile = (await catalogOf(dir).open('buildings', { useCache: false }))!;
+    const shapefile = (await catalogOf(dir).open('buildings'))!;
     const read = shapefile.readGeometry(0, { useCache: false });
     await expect(read).rejects.toBeInstanceOf(BadRequestError);
     await expect(read).rejects.toThrow("Shapefile 'buildings' has shape type MultiPatch, which shapeshot cannot draw.");
@@ -203,7 +203,7 @@ describe('shapes shapeshot cannot draw', () => {
       bytes.writeInt32LE(ShapeType.PointZ, recordLocation(base, 0).offset + 8);
       return bytes;
     });
-    const shapefile = (await catalogOf(dir).open('mixed', { useCache: false }))!;
+    const shapefile = (await catalogOf(dir).open('mixed'))!;
     const read = shapefile.readGeometry(0, { useCache: false });
     await expect(read).rejects.toBeInstanceOf(DamagedShapefileError);
     await expect(read).rejects.toThrow(/'mixed\.shp'.*record 0 has shape type PointZ.*header says Point/);
@@ -225,7 +225,7 @@ describe('attributes', () => {
         { NAME: null, POP: null, AREA: -0.5 },
       ],
     });
-    const shapefile = (await catalogOf(dir).open('towns', { useCache: false }))!;
+    const shapefile = (await catalogOf(dir).open('towns'))!;
     expect(await shapefile.readAttributes(0)).toEqual({ NAME: "'s-Hertogenbosch", POP: 157486, AREA: 91.23 });
     expect(await shapefile.readAttributes(1)).toEqual({ NAME: null, POP: null, AREA: -0.5 });
   });
@@ -235,7 +235,7 @@ describe('attributes', () => {
     const base = writeShapefile(dir, 'bare', ShapeType.Point, [{ type: 'Point', coordinates: [0, 0] }]);
     const { rmSync } = await import('node:fs');
     rmSync(`${base}.dbf`);
-    const shapefile = (await catalogOf(dir).open('bare', { useCache: false }))!;
+    const shapefile = (await catalogOf(dir).open('bare'))!;
     expect(await shapefile.readAttributes(0)).toEqual({});
     expect(await shapefile.readGeometry(0, { useCache: false })).toEqual({ type: 'Point', coordinates: [0, 0] });
   });
