@@ -61,9 +61,13 @@ export function parcelGeometry(index: number, gridSide: number, random: () => nu
   };
 }
 
-/** Writes `count` parcels to `dir/parcels.*` once; later runs reuse the file. */
-export function ensureParcels(dir: string, count: number, log: (line: string) => void): string {
-  const done = join(dir, `parcels-${count}.done`);
+/**
+ * Writes `count` parcels to `cacheDir/<count>/parcels.*` once and returns that folder;
+ * later runs reuse it. Each count has its own folder, so a small run never overwrites a big one.
+ */
+export function ensureParcels(cacheDir: string, count: number, log: (line: string) => void): string {
+  const dir = join(cacheDir, String(count));
+  const done = join(dir, 'parcels.done');
   if (existsSync(done)) return dir;
   mkdirSync(dir, { recursive: true });
   log(`generating ${count} parcels in ${dir} (once; takes a few minutes)`);
