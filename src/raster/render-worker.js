@@ -3,6 +3,7 @@
  * with JSDoc types: every runtime loads it as it is, so a worker starts in milliseconds
  * and without a TypeScript loader of its own.
  */
+import { collectYoungGarbage } from './collect-garbage.js';
 import { encodePng } from './png.js';
 import { loadRasterizer } from './resvg.js';
 import { unpremultiplyInPlace } from './unpremultiply.js';
@@ -24,5 +25,6 @@ serveJobs((/** @type {RenderRequest} */ { svg, width, height, compressionLevel, 
   }
   // resvg's own asPng() compresses hard and costs several times the rendering itself.
   const png = encodePng(unpremultiplyInPlace(image.pixels), width, height, compressionLevel);
+  collectYoungGarbage();
   return { result: png, transfer: [/** @type {ArrayBuffer} */ (png.buffer)] };
 });
