@@ -16,7 +16,7 @@ export function sendError(
   details: string,
   settings: ErrorSettings,
   retryAfterSeconds?: number,
-): Response {
+): Promise<Response> {
   if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
   return sendEnvelope(
     c,

@@ -13,7 +13,12 @@ export interface EnvelopeSettings {
  * Sends an envelope in the requested format. `png` answers with the first image's bytes
  * (our addition, for <img src>); a png request that failed gets a JSON envelope.
  */
-export function sendEnvelope(c: Context, envelope: Envelope, format: Format, settings: EnvelopeSettings): Response {
+export async function sendEnvelope(
+  c: Context,
+  envelope: Envelope,
+  format: Format,
+  settings: EnvelopeSettings,
+): Promise<Response> {
   const status = envelope.statusCode as 200;
   const firstImage = envelope.resource?.images[0];
   if (format === 'png' && firstImage) {
@@ -22,7 +27,7 @@ export function sendEnvelope(c: Context, envelope: Envelope, format: Format, set
   }
   if (format === 'xml') {
     c.header('Content-Type', 'application/xml; charset=utf-8');
-    return c.body(envelopeToXml(envelope, settings.schemaNamespace), status);
+    return c.body(await envelopeToXml(envelope, settings.schemaNamespace), status);
   }
   c.header('Content-Type', 'application/json; charset=utf-8');
   return c.body(envelopeToJson(envelope, settings.schemaNamespace), status);
@@ -34,7 +39,7 @@ export function sendCollection(
   resource: ImageCollection,
   format: Format,
   settings: EnvelopeSettings & { copyright: string },
-): Response {
+): Promise<Response> {
   return sendEnvelope(
     c,
     {

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { buildApp } from '../app.ts';
+import { loadXmlBuilder } from '../envelope/xml.ts';
 import { loadConfig } from '../config/load.ts';
 import { createServices, exampleUrls } from '../server/services.ts';
 import type { Runtime } from './runtime.ts';
@@ -24,6 +25,7 @@ export async function runServer(runtime: Runtime): Promise<void> {
   });
   console.log(`shapeshot listening on ${server.origin} (${runtime.name}; data: ${config.dataDir})`);
   for (const example of await exampleUrls(services, server.origin)) console.log(`Try: ${example}`);
+  void loadXmlBuilder();
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
