@@ -3,7 +3,7 @@
  * with JSDoc types: every runtime loads it as it is, so a worker starts in milliseconds
  * and without a TypeScript loader of its own.
  */
-import { collectYoungGarbage } from './collect-garbage.js';
+import { noteNativeGarbage } from './collect-garbage.js';
 import { encodePng } from './png.js';
 import { loadRasterizer } from './resvg.js';
 import { unpremultiplyInPlace } from './unpremultiply.js';
@@ -25,6 +25,6 @@ serveJobs((/** @type {RenderRequest} */ { svg, width, height, compressionLevel, 
   }
   // resvg's own asPng() compresses hard and costs several times the rendering itself.
   const png = encodePng(unpremultiplyInPlace(image.pixels), width, height, compressionLevel);
-  collectYoungGarbage();
+  noteNativeGarbage(width * height * 4);
   return { result: png, transfer: [/** @type {ArrayBuffer} */ (png.buffer)] };
 });
