@@ -31,6 +31,30 @@ export function load(options: LoadOptions): Promise<LoadResult> {
   return loadGenerator === 'wrk' ? Promise.resolve(loadWithWrk(options)) : loadWithAutocannon(options);
 }
 
+/**
+ * A load run as a table row: label, connections, requests/s, p50 ms, p99 ms, the server's
+ * CPU ms per request (all its threads, from /proc), failed requests.
+ */
+export async function measureRow(
+  server: { origin: string; cpuMs(): number },
+  label: string,
+  paths: readonly string[],
+  connections: number,
+  seconds: number,
+): Promise<string[]> {
+  const cpuBefore = server.cpuMs();
+  const result = await load({ origin: server.origin, paths, connections, seconds });
+  return [
+    label,
+    String(connections),
+    result.perSecond.toFixed(0),
+    result.p50Ms.toFixed(1),
+    result.p99Ms.toFixed(1),
+    ((server.cpuMs() - cpuBefore) / result.requests).toFixed(2),
+    String(result.failed),
+  ];
+}
+
 function hasWrk(): boolean {
   if (process.env.BENCH_LOADGEN === 'autocannon') return false;
   return spawnSync('wrk', ['--version']).error === undefined;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { load } from './load.ts';
+import { load, measureRow } from './load.ts';
 import { serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 
 export interface MapBenchOptions {
@@ -61,19 +61,7 @@ export async function runMapBench({ runtime, dataDir, features, seconds, key }: 
   try {
     await load({ origin: server.origin, paths: warmPaths, connections: 4, seconds: 2 }); // warm-up: fills the tile cache
     for (const [name, paths] of runs) {
-      for (const connections of [1, 8]) {
-        const cpuBefore = server.cpuMs();
-        const result = await load({ origin: server.origin, paths, connections, seconds });
-        rows.push([
-          name,
-          String(connections),
-          result.perSecond.toFixed(0),
-          result.p50Ms.toFixed(1),
-          result.p99Ms.toFixed(1),
-          ((server.cpuMs() - cpuBefore) / result.requests).toFixed(2),
-          String(result.failed),
-        ]);
-      }
+      for (const connections of [1, 8]) rows.push(await measureRow(server, name, paths, connections, seconds));
     }
   } finally {
     await server.stop();

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { load, loadGenerator } from './load.ts';
+import { load, loadGenerator, measureRow } from './load.ts';
 import { runMapBench } from './map.ts';
-import { ensureParcels } from './parcels.ts';
+import { ensureParcels, readThrough } from './parcels.ts';
 import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 
 /**
@@ -15,6 +15,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
+readThrough(dataDir);
 const key = 'bench-key-0123456789';
 
 const imagePath = (fid: number, format: string) =>
@@ -34,18 +35,7 @@ try {
   await load({ origin: server.origin, paths: randomPaths('png'), connections: 8, seconds: 2 }); // warm-up
   for (const format of ['png', 'xml', 'json']) {
     for (const connections of [1, 8]) {
-      const cpuBefore = server.cpuMs();
-      const result = await load({ origin: server.origin, paths: randomPaths(format), connections, seconds });
-      const cpuPerImage = (server.cpuMs() - cpuBefore) / result.requests;
-      rows.push([
-        format,
-        String(connections),
-        result.perSecond.toFixed(0),
-        result.p50Ms.toFixed(1),
-        result.p99Ms.toFixed(1),
-        cpuPerImage.toFixed(2),
-        String(result.failed),
-      ]);
+      rows.push(await measureRow(server, format, randomPaths(format), connections, seconds));
     }
   }
 } finally {

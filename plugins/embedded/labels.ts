@@ -3,6 +3,7 @@
  * country, lies wholly on the image and overlaps no label placed before it.
  */
 import type { Culture, MapView } from '../../src/basemap/provider.ts';
+import type { BBox } from '../../src/geometry/types.ts';
 import type { LabelSite } from './natural-earth.ts';
 
 export interface PlacedLabel {
@@ -10,13 +11,6 @@ export interface PlacedLabel {
   /** Centre of the label, image pixels. */
   x: number;
   y: number;
-}
-
-interface Box {
-  xmin: number;
-  ymin: number;
-  xmax: number;
-  ymax: number;
 }
 
 /** Labels may run past their country's inscribed circle by this much (names are wide, circles round). */
@@ -40,7 +34,7 @@ export function placeLabels(
   const fontSize = labelFontSize(view.zoom);
   const height = fontSize * LINE_HEIGHT;
   const placed: PlacedLabel[] = [];
-  const taken: Box[] = [];
+  const taken: BBox[] = [];
   for (const site of sites) {
     const room = 2 * site.room * scale * OVERHANG;
     if (room < height) break; // sites are roomiest first: none after this fits either
@@ -60,7 +54,7 @@ export function placeLabels(
   return placed;
 }
 
-function overlaps(a: Box, b: Box): boolean {
+function overlaps(a: BBox, b: BBox): boolean {
   return a.xmin < b.xmax && b.xmin < a.xmax && a.ymin < b.ymax && b.ymin < a.ymax;
 }
 
