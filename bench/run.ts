@@ -31,19 +31,20 @@ const server = await startServerProcess(
 console.log(`first answer after a cold start: ${server.coldStartMs.toFixed(0)} ms`);
 
 const rows: string[][] = [];
+const peakAfter: string[] = [];
 try {
   await load({ origin: server.origin, paths: randomPaths('png'), connections: 8, seconds: 2 }); // warm-up
   for (const format of ['png', 'xml', 'json']) {
     for (const connections of [1, 8]) {
       rows.push(await measureRow(server, format, randomPaths(format), connections, seconds));
     }
+    peakAfter.push(`${format} ${server.peakRssMb().toFixed(0)} MB`);
   }
 } finally {
-  const peak = server.peakRssMb();
   await server.stop();
   console.log(`\n${runtime}: ${features} features, 640x480, ${seconds} s per run, random feature ids, load by ${loadGenerator}\n`);
   printTable(['format', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/img', 'failed'], rows);
-  console.log(`\npeak RSS of the server: ${peak.toFixed(0)} MB`);
+  console.log(`\npeak RSS of the server after the runs of each format: ${peakAfter.join(', ')}`);
 }
 
 const mapRows = await runMapBench({ runtime, dataDir, features, seconds, key });

@@ -97,10 +97,10 @@ export const configSchema = z
     cache: z
       .object({
         /** Bytes of decoded feature geometry kept in memory; 0 disables the cache. */
-        featureBytes: z.number().int().min(0).default(32 * 1024 * 1024),
+        featureBytes: z.number().int().min(0).default(16 * 1024 * 1024),
       })
       .strict()
-      .default({ featureBytes: 32 * 1024 * 1024 }),
+      .default({ featureBytes: 16 * 1024 * 1024 }),
     render: z
       .object({
         /** Render worker threads; 0 picks the number of cores. */

@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const BYTES_PER_PIXEL = 4;
 const COLOUR_TYPE_RGBA = 6;
+const FILTER_NONE = 0;
 
 /**
  * Encodes straight-alpha RGBA pixels as a PNG. Every row uses filter 0 (none): on images
@@ -20,8 +21,9 @@ export function encodePng(rgba, width, height, compressionLevel = 1) {
   if (rgba.length !== rowLength * height) {
     throw new RangeError(`Expected ${rowLength * height} bytes of RGBA for ${width}x${height}, got ${rgba.length}`);
   }
-  const filtered = new Uint8Array((rowLength + 1) * height);
+  const filtered = scratch((rowLength + 1) * height);
   for (let y = 0; y < height; y++) {
+    filtered[y * (rowLength + 1)] = FILTER_NONE;
     filtered.set(rgba.subarray(y * rowLength, (y + 1) * rowLength), y * (rowLength + 1) + 1);
   }
   const header = new Uint8Array(13);
@@ -51,6 +53,23 @@ function chunk(type, data) {
   bytes.set(data, 8);
   view.setUint32(8 + data.length, crc32(bytes.subarray(4, 8 + data.length)));
   return bytes;
+}
+
+/** @type {Uint8Array | undefined} */
+let scratchBuffer;
+
+/** Scratch space kept between images, at most (a 4096x4096 image's is not kept). */
+const MAX_KEPT_SCRATCH = 16 * 1024 * 1024;
+
+/**
+ * A buffer of `length` bytes reused from one image to the next: encoding is synchronous, and
+ * a fresh 1.2 MB buffer per 640x480 image only churns the allocator and grows the heap.
+ * @param {number} length
+ */
+function scratch(length) {
+  if (length > MAX_KEPT_SCRATCH) return new Uint8Array(length);
+  if (!scratchBuffer || scratchBuffer.length < length) scratchBuffer = new Uint8Array(length);
+  return scratchBuffer.subarray(0, length);
 }
 
 /** @param {Uint8Array[]} parts */
