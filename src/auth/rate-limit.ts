@@ -1,15 +1,17 @@
 /** A token bucket: `perSecond` tokens refill continuously, up to `burst`. */
 export interface RateLimiter {
   /** Takes a token; when none is left, the seconds until one is. */
-  take(now?: number): { allowed: true } | { allowed: false; retryAfterSeconds: number };
+  take(): { allowed: true } | { allowed: false; retryAfterSeconds: number };
 }
 
-export function createRateLimiter(perSecond: number, burst: number): RateLimiter {
+/** `clock` gives milliseconds; tests pass their own. */
+export function createRateLimiter(perSecond: number, burst: number, clock: () => number = () => performance.now()): RateLimiter {
   let tokens = burst;
-  let updated = performance.now();
+  let updated = clock();
   return {
-    take(now = performance.now()) {
-      tokens = Math.min(burst, tokens + ((now - updated) / 1000) * perSecond);
+    take() {
+      const now = clock();
+      tokens = Math.min(burst, tokens + (Math.max(0, now - updated) / 1000) * perSecond);
       updated = now;
       if (tokens >= 1) {
         tokens -= 1;

@@ -1,10 +1,13 @@
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { OverloadedError } from '../errors.ts';
-import { spawnWorker } from './spawn-worker.ts';
 import type { JobMessage, ReplyMessage } from './worker-protocol.js';
 
 export interface WorkerPoolOptions {
-  /** The worker module; it answers jobs with serveJobs(). */
+  /**
+   * The worker module; it answers jobs with serveJobs(). Worker modules are plain JavaScript
+   * so that every runtime (Node without tsx, Deno, Bun) starts them directly: tsx's loader
+   * does not reach worker threads, and registering it in each cost ~350 ms and 40 MB.
+   */
   entry: URL;
   /** Jobs run at once, one per worker thread. */
   workers: number;
@@ -47,7 +50,7 @@ export function createWorkerPool<Request, Result>(options: WorkerPoolOptions): W
   let closed = false;
 
   function startWorker(): Slot<Request, Result> {
-    const slot: Slot<Request, Result> = { worker: spawnWorker(options.entry) };
+    const slot: Slot<Request, Result> = { worker: new Worker(options.entry) };
     slot.worker.unref();
     slot.worker.on('message', (reply: ReplyMessage<Result>) => {
       const job = slot.job;

@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseConfig } from '../../src/config/load.ts';
+import { afterAll } from 'vitest';
+import { makeTempDir as tempDir, removeTempDirs } from '../support/temp-dir.ts';
+
+afterAll(removeTempDirs);
+
+describe('configuration', () => {
+  it('has working defaults: loopback, port 3000, the bundled data', () => {
+    const config = loadConfig({});
+    expect([config.host, config.port, config.dataDir]).toEqual(['127.0.0.1', 3000, 'data']);
+    expect(config.limits.maxSize).toBe(4096);
+    expect(config.limits.maxIds).toBe(1000);
+  });
+
+  it('takes the environment over the file', () => {
+    const dir = tempDir();
+    const file = `${dir}/shapeshot.json`;
+    writeFileSync(file, JSON.stringify({ port: 8080, dataDir: '/srv/a', keys: [{ key: 'from-the-file' }] }));
+    const config = loadConfig({
+      SHAPESHOT_CONFIG: file,
+      SHAPESHOT_DATA: '/srv/b',
+      SHAPESHOT_HOST: '0.0.0.0',
+      SHAPESHOT_PORT: '9090',
+      SHAPESHOT_KEYS: 'first-key-123, second-key-456',
+    });
+    expect([config.host, config.port, config.dataDir]).toEqual(['0.0.0.0', 9090, '/srv/b']);
+    expect(config.keys.map((key) => key.key)).toEqual(['from-the-file', 'first-key-123', 'second-key-456']);
+  });
+
+  it('names the field that is wrong', () => {
+    expect(() => parseConfig({ limits: { maxSize: 0 } })).toThrow(/field 'limits.maxSize'/);
+    expect(() => parseConfig({ keys: [{ sha256: 'abc' }] })).toThrow(/field 'keys.0.sha256': must be 64 hexadecimal digits/);
+    expect(() => parseConfig({ keys: [{}] })).toThrow(/exactly one of 'key' or 'sha256'/);
+    expect(() => parseConfig({ colour: 'red' })).toThrow(/colour/);
+    expect(() => loadConfig({ SHAPESHOT_PORT: 'eighty' })).toThrow(/SHAPESHOT_PORT 'eighty'/);
+  });
+
+  it('names a configuration file that cannot be read or is not JSON', () => {
+    expect(() => loadConfig({ SHAPESHOT_CONFIG: '/nonexistent/shapeshot.json' })).toThrow(/Cannot read configuration file/);
+    const file = `${tempDir()}/broken.json`;
+    writeFileSync(file, '{ not json');
+    expect(() => loadConfig({ SHAPESHOT_CONFIG: file })).toThrow(/broken.json' is not a JSON object/);
+  });
+});
