@@ -1,30 +1,17 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
-import type { Logger } from 'pino';
-import type { KeyRing } from './auth/keys.ts';
-import type { BasemapRegistry } from './basemap/registry.ts';
-import type { Config } from './config/schema.ts';
-import { NotFoundError } from './errors.ts';
+import { echo, NotFoundError } from './errors.ts';
+import { admission } from './http/admission.ts';
 import type { AppEnv } from './http/context.ts';
 import { errorHandler, type ErrorSettings } from './http/errors.ts';
-import { detectFormat, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
-import type { RenderPool } from './raster/render-pool.ts';
+import { detectFormat, limitUrlLength, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
+import { requestSignal } from './http/request-signal.ts';
 import { imagesRoute } from './routes/images.ts';
 import { mapRoute } from './routes/map.ts';
-import type { ShapefileCatalog } from './shapefile/types.ts';
-import type { Theme } from './themes/theme.ts';
+import type { Services } from './services.ts';
 
-/** Everything the app needs, made by the runtime's entry point; the app itself does no I/O setup. */
-export interface Services {
-  config: Config;
-  catalog: ShapefileCatalog;
-  renderer: RenderPool;
-  basemaps: BasemapRegistry;
-  themes: ReadonlyMap<string, Theme>;
-  keys: KeyRing;
-  logger: Logger;
-}
+export type { Services } from './services.ts';
 
 /** Builds the runtime-agnostic Hono app: web-standard Request in, Response out. */
 export function buildApp(services: Services): Hono<AppEnv> {
@@ -40,14 +27,20 @@ export function buildApp(services: Services): Hono<AppEnv> {
   app.use(requestLog(logger));
   app.use(cors({ origin: '*', allowMethods: ['GET', 'HEAD'], exposeHeaders: ['X-Trace-Id'] }));
   app.use(detectFormat());
+  app.use(limitUrlLength());
   app.use(requireKey(services.keys));
   app.use(onlyGet(errors));
 
-  app.route('/rest/v1/shapefiles', imagesRoute(services));
-  app.route('/rest/v1/shapefiles', mapRoute(services));
+  const operations = new Hono<AppEnv>();
+  // Admitted or refused before anything is read; then one signal stops every stage.
+  operations.use(admission(services.drawing.workers + config.render.maxQueue));
+  operations.use(requestSignal(config.limits.requestTimeoutMs));
+  operations.route('/', imagesRoute(services));
+  operations.route('/', mapRoute(services));
+  app.route('/rest/v1/shapefiles', operations);
 
   app.notFound((c) => {
-    throw new NotFoundError(`There is no resource at '${c.req.path}'.`);
+    throw new NotFoundError(`There is no resource at '${echo(c.req.path)}'.`);
   });
   app.onError(errorHandler(errors, logger));
   return app;

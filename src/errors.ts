@@ -1,10 +1,18 @@
+/** Error details never echo more than this many characters of a value a client sent. */
+const MAX_ECHO = 100;
+
+/** A value a client sent, as error details may quote it: cut short when long. */
+export function echo(value: string): string {
+  return value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO - 1)}…` : value;
+}
+
 /**
  * Errors that carry the HTTP status the client should see. Anything thrown that is not a
  * ServiceError is an unexpected fault (500) and its message is not shown to the client.
  */
 export class ServiceError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 500 | 503,
+    readonly status: 400 | 401 | 404 | 414 | 431 | 500 | 503,
     message: string,
     readonly retryAfterSeconds?: number,
   ) {

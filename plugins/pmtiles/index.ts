@@ -7,7 +7,7 @@
  * left empty.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { PMTiles, TileType, type Header } from 'pmtiles';
 import { z } from 'zod';
 import { BasemapUnavailableError, type BasemapPlugin, type BasemapProvider, type PlacedImage } from '../../src/basemap/provider.ts';
@@ -36,6 +36,7 @@ const plugin: BasemapPlugin = {
       throw new Error(`option '${issue.path.join('.') || '(options)'}' ${issue.message}`);
     }
     const path = resolve(parsed.data.path);
+    const archiveName = basename(path);
     const { archive, header, metadataAttribution, handle } = await openArchive(path);
     const mime = MIME_TYPES[header.tileType]!;
     const attribution = parsed.data.attribution ?? metadataAttribution ?? '';
@@ -45,7 +46,9 @@ const plugin: BasemapPlugin = {
         const found = await archive.getZxy(z, x, y, signal);
         return found === undefined ? undefined : new Uint8Array(found.data);
       } catch (error) {
-        throw new BasemapUnavailableError(context.name, `reading tile ${z}/${x}/${y} of '${path}' failed: ${(error as Error).message}`);
+        // Answers never show where files lie on the server: the archive is named by its file name alone.
+        const reason = (error as Error).message.replaceAll(path, archiveName);
+        throw new BasemapUnavailableError(context.name, `reading tile ${z}/${x}/${y} of archive '${archiveName}' failed: ${reason}`);
       }
     };
 

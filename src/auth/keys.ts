@@ -9,6 +9,10 @@ export interface KeyGrant {
   /** Lower-case shapefile names the key may see; undefined means every shapefile. */
   shapefiles?: ReadonlySet<string>;
   rateLimiter?: RateLimiter;
+  /** Most requests this key may have in progress at once. */
+  maxConcurrent?: number;
+  /** The well-known demo key: refused on requests that came through a proxy. */
+  demo?: true;
 }
 
 interface StoredKey {
@@ -36,10 +40,11 @@ export function createKeyRing(keys: readonly KeyConfig[], options: { allowDemoKe
         label: key.name ?? `key:${hash.toString('hex').slice(0, 8)}`,
         ...(key.shapefiles ? { shapefiles: new Set(key.shapefiles.map((name) => name.toLowerCase())) } : {}),
         ...(key.rateLimit ? { rateLimiter: createRateLimiter(key.rateLimit.perSecond, key.rateLimit.burst) } : {}),
+        ...(key.maxConcurrent ? { maxConcurrent: key.maxConcurrent } : {}),
       },
     };
   });
-  if (options.allowDemoKey) stored.push({ hash: sha256(DEMO_KEY), grant: { label: 'demo' } });
+  if (options.allowDemoKey) stored.push({ hash: sha256(DEMO_KEY), grant: { label: 'demo', demo: true } });
 
   return {
     authenticate(key) {
@@ -54,7 +59,20 @@ export function createKeyRing(keys: readonly KeyConfig[], options: { allowDemoKe
   };
 }
 
-/** The demo key is well known, so it must never open a server that others can reach. */
+/**
+ * The demo key is well known, so it must never open a server that others can reach: it
+ * works only while no keys are configured and the server listens on loopback (and, per
+ * request, only without proxy headers: see fromProxy).
+ */
+export function demoKeyAllowed(config: { demoKey: boolean; keys: readonly unknown[]; host: string }): boolean {
+  return config.demoKey && config.keys.length === 0 && isLoopbackHost(config.host);
+}
+
+/** A request a reverse proxy passed on: a proxy on the same host would otherwise open the demo key to the world. */
+export function fromProxy(headers: Headers): boolean {
+  return headers.has('forwarded') || headers.has('x-forwarded-for');
+}
+
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

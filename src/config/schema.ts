@@ -1,7 +1,18 @@
 import { z } from 'zod';
 
-/** The demo key printed on start; it only works while the server listens on loopback. */
+/** The demo key printed on start; it works only while no keys are configured and the server listens on loopback. */
 export const DEMO_KEY = 'shapeshot-demo';
+
+const DEFAULT_LIMITS = {
+  maxSize: 4096,
+  maxIds: 1000,
+  maxPixelsPerRequest: 64 * 1024 * 1024,
+  requestTimeoutMs: 15_000,
+  maxMapFeatures: 100_000,
+  maxMapVertices: 5_000_000,
+  maxImageVertices: 2_000_000,
+  maxRings: 100_000,
+};
 
 const keySchema = z
   .object({
@@ -20,6 +31,8 @@ const keySchema = z
     rateLimit: z
       .object({ perSecond: z.number().positive(), burst: z.number().int().positive() })
       .optional(),
+    /** Requests this key may have in progress at once; more get 503 (none: no limit but the service's own). */
+    maxConcurrent: z.number().int().positive().optional(),
   })
   .strict()
   .refine((k) => (k.key === undefined) !== (k.sha256 === undefined), {
@@ -68,35 +81,32 @@ export const configSchema = z
     dataDir: z.string().default('data'),
     themesDir: z.string().default('themes'),
     keys: z.array(keySchema).default([]),
-    /** Accept DEMO_KEY while listening on loopback. */
+    /** Accept DEMO_KEY while no keys are configured and the server listens on loopback, for requests not from a proxy. */
     demoKey: z.boolean().default(true),
     limits: z
       .object({
         /** Largest height or width of an image, in pixels. */
-        maxSize: z.number().int().min(16).max(16384).default(4096),
+        maxSize: z.number().int().min(16).max(16384).default(DEFAULT_LIMITS.maxSize),
         /** Most ids one request may list in fid. */
-        maxIds: z.number().int().min(1).default(1000),
+        maxIds: z.number().int().min(1).default(DEFAULT_LIMITS.maxIds),
         /** Most pixels one request may make in all its images together. */
-        maxPixelsPerRequest: z.number().int().min(1).default(64 * 1024 * 1024),
-        /** A request still waiting after this many milliseconds gets 503. */
-        requestTimeoutMs: z.number().int().min(100).default(15_000),
+        maxPixelsPerRequest: z.number().int().min(1).default(DEFAULT_LIMITS.maxPixelsPerRequest),
+        /** A request still at work after this many milliseconds gets 503, and its work stops. */
+        requestTimeoutMs: z.number().int().min(100).default(DEFAULT_LIMITS.requestTimeoutMs),
         /** Most features one map may draw (those in view); past it the map is refused with 400. */
-        maxMapFeatures: z.number().int().min(1).default(100_000),
+        maxMapFeatures: z.number().int().min(1).default(DEFAULT_LIMITS.maxMapFeatures),
         /** Most vertices (as stored, before simplification) one map may draw. */
-        maxMapVertices: z.number().int().min(1).default(5_000_000),
+        maxMapVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxMapVertices),
+        /** Most vertices (as stored) one images request may draw in all its images. */
+        maxImageVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxImageVertices),
+        /** Most rings one polygon record may have. */
+        maxRings: z.number().int().min(1).default(DEFAULT_LIMITS.maxRings),
       })
       .strict()
-      .default({
-        maxSize: 4096,
-        maxIds: 1000,
-        maxPixelsPerRequest: 64 * 1024 * 1024,
-        requestTimeoutMs: 15_000,
-        maxMapFeatures: 100_000,
-        maxMapVertices: 5_000_000,
-      }),
+      .default(DEFAULT_LIMITS),
     cache: z
       .object({
-        /** Bytes of decoded feature geometry kept in memory; 0 disables the cache. */
+        /** Bytes of decoded feature geometry kept in memory, shared out among the drawing workers; 0 disables the cache. */
         featureBytes: z.number().int().min(0).default(16 * 1024 * 1024),
       })
       .strict()
@@ -105,13 +115,13 @@ export const configSchema = z
       .object({
         /** Render worker threads; 0 picks the number of cores. */
         workers: z.number().int().min(0).max(64).default(0),
-        /** Renders that may wait for a worker before requests get 503. */
-        maxQueue: z.number().int().min(0).default(256),
+        /** Requests admitted beyond one per worker, to wait their turn; more get 503 at once. */
+        maxQueue: z.number().int().min(0).default(64),
         /** zlib level of the PNG encoder: 1 is fast and nearly as small for flat map graphics. */
         pngCompression: z.number().int().min(0).max(9).default(1),
       })
       .strict()
-      .default({ workers: 0, maxQueue: 256, pngCompression: 1 }),
+      .default({ workers: 0, maxQueue: 64, pngCompression: 1 }),
     envelope: z
       .object({
         schemaNamespace: z.string().default('http://schemas.microsoft.com/search/local/ws/rest/v1'),

@@ -1,10 +1,6 @@
-/** A hot spot: one HTML image-map area of a feature, in that image's pixels. */
-export interface HotSpot {
-  FeatureId: number;
-  Fid: string;
-  Shape: 'poly' | 'circle' | 'rect';
-  Coords: string;
-}
+import type { HotSpot } from '../hotspots/hotspots.ts';
+
+export type { HotSpot };
 
 export interface FeatureImage {
   itemId: number;
@@ -40,6 +36,8 @@ const REASON_PHRASES: Record<number, string> = {
   401: 'Unauthorized',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };

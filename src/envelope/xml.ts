@@ -12,27 +12,40 @@ let xmlBuilder: Promise<typeof import('xmlbuilder2')> | undefined;
 export const loadXmlBuilder = () => (xmlBuilder ??= import('xmlbuilder2'));
 
 /**
+ * Characters XML 1.0 forbids: C0 controls but tab, newline and carriage return; unpaired
+ * surrogates; U+FFFE and U+FFFF.
+ */
+const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Text as an XML 1.0 document may hold it: every forbidden character replaced by U+FFFD. */
+export function xmlSafe(text: string): string {
+  return text.replace(NOT_XML_CHARACTER, '\uFFFD');
+}
+
+/**
  * The envelope as .NET's DataContractSerializer reads it: elements in the interface's
  * order, all in the schema namespace, nulls as i:nil. Order and namespace are contract.
+ * Every text goes through xmlSafe(), so the envelope is well-formed whatever a request
+ * sent (a NUL echoed in an error, say).
  */
 export async function envelopeToXml(envelope: Envelope, namespace: string): Promise<string> {
   const { create } = await loadXmlBuilder();
   const root = create({ version: '1.0', encoding: 'utf-8' })
     .ele(namespace, 'Response')
     .att('http://www.w3.org/2000/xmlns/', 'xmlns:i', XSI);
-  root.ele('Copyright').txt(envelope.copyright);
+  root.ele('Copyright').txt(xmlSafe(envelope.copyright));
   root.ele('StatusCode').txt(String(envelope.statusCode));
-  root.ele('StatusDescription').txt(envelope.statusDescription);
+  root.ele('StatusDescription').txt(xmlSafe(envelope.statusDescription));
   const details = root.ele('ErrorDetails');
-  if (envelope.errorDetails) details.txt(envelope.errorDetails);
-  root.ele('TraceId').txt(envelope.traceId);
+  if (envelope.errorDetails) details.txt(xmlSafe(envelope.errorDetails));
+  root.ele('TraceId').txt(xmlSafe(envelope.traceId));
   const resource = root.ele('Resource');
   if (envelope.resource === null) {
     resource.att(XSI, 'i:nil', 'true');
   } else {
     resource.att(XSI, 'i:type', RESOURCE_TYPE);
     resource.ele('ItemId').txt(String(envelope.resource.itemId));
-    resource.ele('Shapefile').txt(envelope.resource.shapefile);
+    resource.ele('Shapefile').txt(xmlSafe(envelope.resource.shapefile));
     const images = resource.ele('ShapefileFeatureImages');
     for (const image of envelope.resource.images) appendImage(images, image);
   }
@@ -52,8 +65,8 @@ function appendImage(parent: XMLBuilder, image: FeatureImage) {
   for (const spot of image.hotSpots) {
     const area = hotSpots.ele('HotSpot');
     area.ele('FeatureId').txt(String(spot.FeatureId));
-    area.ele('Fid').txt(spot.Fid);
-    area.ele('Shape').txt(spot.Shape);
-    area.ele('Coords').txt(spot.Coords);
+    area.ele('Fid').txt(xmlSafe(spot.Fid));
+    area.ele('Shape').txt(xmlSafe(spot.Shape));
+    area.ele('Coords').txt(xmlSafe(spot.Coords));
   }
 }

@@ -1,7 +1,5 @@
-import type { Position } from 'geojson';
-import { simplifyPositions } from '../geometry/simplify.ts';
-import type { Geometry } from '../geometry/types.ts';
-import { type PixelTransform, toPixel } from '../projection/fit.ts';
+import { dropNearVertices, simplifyShape, type Checkpoint } from '../geometry/simplify.ts';
+import { linesShape, polygonsShape, type Shape } from '../geometry/shape.ts';
 import { type Pixel, strokeOutline } from './stroke-outline.ts';
 
 /** An HTML image-map area, as the `area` element takes it. */
@@ -17,8 +15,8 @@ export interface HotSpotFeature {
   fid: string;
   /** The parent feature id (5 for `5.2`). */
   featureId: number;
-  /** In the drawing space, as the image drew it. */
-  geometry: Geometry;
+  /** In image pixels, as the image drew it (projection/pixels.ts). */
+  pixels: Shape;
 }
 
 /** The image the hot spots are for, and the style its features were drawn with. */
@@ -29,15 +27,12 @@ export interface HotSpotImage {
   pointRadius: number;
 }
 
-/** The image plus the transform that placed the features on it. */
-interface Placement extends HotSpotImage {
-  transform: PixelTransform;
-}
-
 /** Narrower areas are hard to hit with a pointer. */
 const MIN_HOT_SPOT_WIDTH = 8;
 /** Areas are simplified to about a pixel, so their size does not grow with the feature's. */
 const PIXEL_TOLERANCE = 1;
+/** An area with more corners than this is simplified further: an image map needs no more. */
+const MAX_AREA_VERTICES = 1000;
 
 /**
  * Image-map areas for the features drawn on one image: a `poly` per outer ring of a
@@ -45,15 +40,10 @@ const PIXEL_TOLERANCE = 1;
  * point. Coordinates are whole pixels clamped to the image; areas wholly outside it, and
  * holes, are left out.
  */
-export function hotSpotsFor(
-  features: readonly HotSpotFeature[],
-  transform: PixelTransform,
-  imageAndStyle: HotSpotImage,
-): HotSpot[] {
-  const image: Placement = { ...imageAndStyle, transform };
+export function hotSpotsFor(features: readonly HotSpotFeature[], image: HotSpotImage, checkpoint: Checkpoint): HotSpot[] {
   const hotSpots: HotSpot[] = [];
   for (const feature of features) {
-    for (const area of areasOf(feature.geometry, image)) {
+    for (const area of areasOf(feature.pixels, image, checkpoint)) {
       hotSpots.push({ FeatureId: feature.featureId, Fid: feature.fid, ...area });
     }
   }
@@ -62,55 +52,60 @@ export function hotSpotsFor(
 
 type Area = Pick<HotSpot, 'Shape' | 'Coords'>;
 
-function areasOf(geometry: Geometry, image: Placement): Area[] {
-  const pointArea = (position: Position) => circleArea(pixelOf(position, image), pointHalfWidth(image), image);
-  const ringArea = (rings: Position[][]) => polygonArea(rings[0] ?? [], image);
-  const lineArea = (line: Position[]) => strokeArea(line, image);
-  switch (geometry.type) {
-    case 'Point':
-      return present([pointArea(geometry.coordinates)]);
-    case 'MultiPoint':
-      return present(geometry.coordinates.map(pointArea));
-    case 'LineString':
-      return present([lineArea(geometry.coordinates)]);
-    case 'MultiLineString':
-      return present(geometry.coordinates.map(lineArea));
-    case 'Polygon':
-      return present([ringArea(geometry.coordinates)]);
-    case 'MultiPolygon':
-      return present(geometry.coordinates.map(ringArea));
+function areasOf(shape: Shape, image: HotSpotImage, checkpoint: Checkpoint): Area[] {
+  const areas: (Area | undefined)[] = [];
+  const { parts, polygons } = shape;
+  switch (shape.kind) {
+    case 'points':
+      for (let part = 0; part < parts.length - 1; part++) {
+        if (parts[part + 1] > parts[part]) areas.push(circleArea(pixelAt(shape, parts[part]), pointHalfWidth(image), image));
+      }
+      break;
+    case 'lines':
+      for (let part = 0; part < parts.length - 1; part++) areas.push(strokeArea(partPixels(shape, part, checkpoint), image));
+      break;
+    case 'polygons':
+      for (let polygon = 0; polygon < polygons.length - 1; polygon++) {
+        areas.push(polygonArea(partPixels(shape, polygons[polygon], checkpoint), image));
+      }
+      break;
   }
-}
-
-function present(areas: (Area | undefined)[]): Area[] {
   return areas.filter((area): area is Area => area !== undefined);
 }
 
-function polygonArea(ring: Position[], image: Placement): Area | undefined {
-  const pixels = pixelPath(ring, image, 4);
-  if (!pixels) return undefined;
+function polygonArea(pixels: Pixel[], image: HotSpotImage): Area | undefined {
+  if (pixels.length === 0) return undefined;
   return polyArea(pixels, image) ?? circleArea(centreOf(pixels), MIN_HOT_SPOT_WIDTH / 2, image);
 }
 
-function strokeArea(line: Position[], image: Placement): Area | undefined {
-  const pixels = pixelPath(line, image, 2);
-  if (!pixels) return undefined;
+function strokeArea(pixels: Pixel[], image: HotSpotImage): Area | undefined {
+  if (pixels.length === 0) return undefined;
   const halfWidth = Math.max(image.lineWidth, MIN_HOT_SPOT_WIDTH) / 2;
   const distinct = pixels.filter((pixel, i) => i === 0 || !samePixel(pixel, pixels[i - 1]));
   if (distinct.length < 2) return circleArea(distinct[0], halfWidth, image);
   return polyArea(strokeOutline(distinct, halfWidth), image) ?? circleArea(centreOf(distinct), halfWidth, image);
 }
 
-/** The path in pixels, simplified to about a pixel; undefined when it has no positions. */
-function pixelPath(positions: Position[], image: Placement, minKept: number): Pixel[] | undefined {
-  if (positions.length === 0) return undefined;
-  // Simplifying in drawing units first keeps the work small for features of many vertices.
-  const tolerance = PIXEL_TOLERANCE / image.transform.scale;
-  return simplifyPositions(positions, tolerance * tolerance, minKept).map((position) => pixelOf(position, image));
+/**
+ * One part (line or ring) of `shape`, simplified to about a pixel, and further until it
+ * has at most MAX_AREA_VERTICES corners. Near vertices are dropped first, in one linear
+ * pass, so Douglas–Peucker only sees what is left.
+ */
+function partPixels(shape: Shape, part: number, checkpoint: Checkpoint): Pixel[] {
+  const xy = shape.xy.subarray(2 * shape.parts[part], 2 * shape.parts[part + 1]);
+  const count = xy.length / 2;
+  const single = shape.kind === 'polygons' ? polygonsShape(xy, Uint32Array.of(0, count), Uint32Array.of(0, 1)) : linesShape(xy, Uint32Array.of(0, count));
+  let simplified: Shape;
+  let tolerance = PIXEL_TOLERANCE;
+  do {
+    simplified = simplifyShape(dropNearVertices(single, tolerance, checkpoint), tolerance, checkpoint);
+    tolerance *= 2;
+  } while (simplified.xy.length / 2 > MAX_AREA_VERTICES);
+  return Array.from({ length: simplified.xy.length / 2 }, (_, i) => pixelAt(simplified, i));
 }
 
 /** A `poly` of whole, clamped pixels; undefined when it is wholly outside or degenerate. */
-function polyArea(pixels: Pixel[], image: Placement): Area | undefined {
+function polyArea(pixels: Pixel[], image: HotSpotImage): Area | undefined {
   if (!overlapsImage(boundsOf(pixels), image)) return undefined;
   const coords: Pixel[] = [];
   for (const pixel of pixels) {
@@ -123,7 +118,7 @@ function polyArea(pixels: Pixel[], image: Placement): Area | undefined {
   return { Shape: 'poly', Coords: coords.flat().join(',') };
 }
 
-function circleArea(centre: Pixel, radius: number, image: Placement): Area | undefined {
+function circleArea(centre: Pixel, radius: number, image: HotSpotImage): Area | undefined {
   const [x, y] = centre;
   const bounds = { xmin: x - radius, ymin: y - radius, xmax: x + radius, ymax: y + radius };
   if (!overlapsImage(bounds, image)) return undefined;
@@ -131,15 +126,15 @@ function circleArea(centre: Pixel, radius: number, image: Placement): Area | und
   return { Shape: 'circle', Coords: `${cx},${cy},${Math.ceil(radius)}` };
 }
 
-function pointHalfWidth(image: Placement): number {
+function pointHalfWidth(image: HotSpotImage): number {
   return Math.max(image.pointRadius + image.lineWidth / 2, MIN_HOT_SPOT_WIDTH / 2);
 }
 
-function pixelOf([x, y]: Position, image: Placement): Pixel {
-  return toPixel(image.transform, x, y);
+function pixelAt(shape: Shape, vertex: number): Pixel {
+  return [shape.xy[2 * vertex], shape.xy[2 * vertex + 1]];
 }
 
-function clampToImage([x, y]: Pixel, image: Placement): Pixel {
+function clampToImage([x, y]: Pixel, image: HotSpotImage): Pixel {
   return [clamp(Math.round(x), image.width), clamp(Math.round(y), image.height)];
 }
 
@@ -174,6 +169,6 @@ function centreOf(pixels: Pixel[]): Pixel {
   return [(xmin + xmax) / 2, (ymin + ymax) / 2];
 }
 
-function overlapsImage(bounds: Bounds, image: Placement): boolean {
+function overlapsImage(bounds: Bounds, image: HotSpotImage): boolean {
   return bounds.xmax >= 0 && bounds.ymax >= 0 && bounds.xmin <= image.width && bounds.ymin <= image.height;
 }

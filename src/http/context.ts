@@ -8,5 +8,7 @@ export interface AppEnv {
     /** The format the client asked for, so errors can answer in it. */
     format: Format;
     grant: KeyGrant;
+    /** Fires when the client has gone or the request's time is up; every stage of the work stops on it. */
+    signal: AbortSignal;
   };
 }

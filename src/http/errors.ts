@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ServiceError } from '../errors.ts';
 import { reasonPhrase } from '../envelope/model.ts';
 import type { AppEnv } from './context.ts';
+import { ClientGoneError } from './request-signal.ts';
 import { sendEnvelope, type EnvelopeSettings } from './respond.ts';
 
 export interface ErrorSettings extends EnvelopeSettings {
@@ -39,6 +40,10 @@ export function errorHandler(settings: ErrorSettings, logger: Logger) {
     if (error instanceof ServiceError) {
       if (error.status === 500) logger.error({ traceId: c.get('traceId'), err: error.message }, 'damaged shapefile');
       return sendError(c, error.status, error.message, settings, error.retryAfterSeconds);
+    }
+    if (error instanceof ClientGoneError) {
+      // Nobody reads this answer; the work stopped when the client left.
+      return c.body(null, 499 as 400);
     }
     if (error instanceof URIError) {
       return sendError(c, 400, 'The query string is not validly percent-encoded.', settings);

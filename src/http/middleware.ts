@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import type { KeyRing } from '../auth/keys.ts';
+import { fromProxy, type KeyRing } from '../auth/keys.ts';
 import { createTraceId } from '../envelope/trace-id.ts';
-import { OverloadedError, UnauthorizedError } from '../errors.ts';
+import { OverloadedError, ServiceError, UnauthorizedError } from '../errors.ts';
 import { FORMATS, type Format } from '../params/fields.ts';
 import type { AppEnv } from './context.ts';
 import { sendError, type ErrorSettings } from './errors.ts';
@@ -55,11 +55,28 @@ export function detectFormat(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** The key is checked before anything else: a missing or unknown key is 401. */
+/** Longer URLs answer 414: Node's own limit on a request's head, so every runtime answers alike. */
+export const MAX_URL_LENGTH = 16 * 1024;
+
+/** A URL longer than any request needs is refused before its query is read. */
+export function limitUrlLength(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.url.length > MAX_URL_LENGTH) {
+      throw new ServiceError(414, `The request URL is ${c.req.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted.`);
+    }
+    await next();
+  };
+}
+
+/**
+ * The key, from the `key` parameter or the X-API-Key header, is checked before anything
+ * else: a missing or unknown key is 401. The demo key is refused through a proxy.
+ */
 export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const key = queryValue(c.req.url, 'key');
-    const grant = keys.authenticate(key);
+    const key = queryValue(c.req.url, 'key') ?? c.req.header('x-api-key');
+    const found = keys.authenticate(key);
+    const grant = found?.demo && fromProxy(c.req.raw.headers) ? undefined : found;
     if (!grant) {
       throw new UnauthorizedError(
         key === undefined || key === '' ? "Parameter 'key' is required: an access key." : "Parameter 'key' is not a valid access key.",

@@ -25,12 +25,21 @@ export async function sendEnvelope(
     c.header('Content-Type', 'image/png');
     return c.body(firstImage.png as Uint8Array<ArrayBuffer>, status);
   }
+  const { contentType, body } = await envelopeText(envelope, format, settings);
+  c.header('Content-Type', contentType);
+  return c.body(body, status);
+}
+
+/** The envelope as text in `format`: XML, or JSON (png answers its errors in JSON). */
+export async function envelopeText(
+  envelope: Envelope,
+  format: Format,
+  settings: EnvelopeSettings,
+): Promise<{ contentType: string; body: string }> {
   if (format === 'xml') {
-    c.header('Content-Type', 'application/xml; charset=utf-8');
-    return c.body(await envelopeToXml(envelope, settings.schemaNamespace), status);
+    return { contentType: 'application/xml; charset=utf-8', body: await envelopeToXml(envelope, settings.schemaNamespace) };
   }
-  c.header('Content-Type', 'application/json; charset=utf-8');
-  return c.body(envelopeToJson(envelope, settings.schemaNamespace), status);
+  return { contentType: 'application/json; charset=utf-8', body: envelopeToJson(envelope, settings.schemaNamespace) };
 }
 
 /** A successful answer: the collection in an envelope with status 200. */

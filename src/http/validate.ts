@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import type { z } from 'zod';
-import { BadRequestError } from '../errors.ts';
+import { BadRequestError, echo } from '../errors.ts';
 
 /** Parameter names as the interface spells them, for messages. */
 const SPELLING = new Map(
@@ -10,8 +10,6 @@ const SPELLING = new Map(
     'culture', 'type', 'useBoundingBox', 'zoom',
   ].map((name) => [name.toLowerCase(), name]),
 );
-
-const MAX_ECHO = 80;
 
 /** The value the client sent for a parameter, whatever the case of its name. */
 function sentValue(query: Record<string, string | string[]>, name: string): string | undefined {
@@ -23,12 +21,11 @@ function sentValue(query: Record<string, string | string[]>, name: string): stri
 
 function describeIssue(issue: z.core.$ZodIssue, query: Record<string, string | string[]>): string {
   const name = String(issue.path[0] ?? '');
-  const spelled = SPELLING.get(name) ?? name;
+  const spelled = SPELLING.get(name) ?? echo(name);
   const raw = sentValue(query, name);
   if (raw === undefined) return `Parameter '${spelled}' is required.`;
   if (!issue.message.startsWith('must')) return `Parameter '${spelled}' ${issue.message}.`;
-  const echo = raw.length > MAX_ECHO ? `${raw.slice(0, MAX_ECHO)}…` : raw;
-  return `Parameter '${spelled}' ${issue.message}; got '${echo}'.`;
+  return `Parameter '${spelled}' ${issue.message}; got '${echo(raw)}'.`;
 }
 
 /** Validates the query with zod; a failure is a 400 whose details name every bad parameter. */

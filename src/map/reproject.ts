@@ -4,42 +4,76 @@
  */
 import type { Position } from 'geojson';
 import proj4 from 'proj4';
-import { BadRequestError } from '../errors.ts';
-import type { BBox, Geometry } from '../geometry/types.ts';
-import { mapPositionLists } from '../geometry/map-coordinates.ts';
-import { lonLatToWebMercator } from '../projection/drawing-space.ts';
+import { BadRequestError, DamagedShapefileError } from '../errors.ts';
+import { mapVertices, type Shape } from '../geometry/shape.ts';
+import type { BBox } from '../geometry/types.ts';
+import { writeWebMercator } from '../projection/drawing-space.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
-import type { Crs, Shapefile } from '../shapefile/types.ts';
-import { toLonLat } from './view.ts';
+import type { Crs } from '../shapefile/types.ts';
+import { HALF_WORLD, toLonLat } from './view.ts';
 
-
-export type ToMercator = (position: Position) => Position;
+/** Writes the Web Mercator metres of file coordinates (x, y) into `out` at `at`. */
+export type ToMercator = (x: number, y: number, out: Float64Array, at: number) => void;
 
 /** The shapefile's transform into Web Mercator; 400 when its CRS is unknown. */
-export function mercatorTransform(shapefile: Shapefile): ToMercator {
-  const toLonLat = toWgs84(shapefile.crs);
+export function mercatorTransform(crs: Crs, shapefile: string): ToMercator {
+  const toLonLat = toWgs84(crs);
   if (!toLonLat) {
     throw new BadRequestError(
-      `Shapefile '${shapefile.name}' cannot be drawn on a map: its coordinate reference system is unknown ` +
+      `Shapefile '${shapefile}' cannot be drawn on a map: its coordinate reference system is unknown ` +
         '(it has no usable .prj and its coordinates are not longitude/latitude).',
     );
   }
-  return ([x, y]) => lonLatToWebMercator(toLonLat(x, y));
+  return (x, y, out, at) => {
+    const [lon, lat] = toLonLat(x, y);
+    writeWebMercator(lon, lat, out, at);
+  };
 }
 
-export function geometryToMercator(geometry: Geometry, toMercator: ToMercator): Geometry {
-  return mapPositionLists(geometry, (positions) => positions.map(toMercator));
+/** A shape in Web Mercator; a vertex the CRS cannot place on Earth makes its record damaged. */
+export function shapeToMercator(shape: Shape, toMercator: ToMercator, fid: number, file: string): Shape {
+  const projected = mapVertices(shape, toMercator);
+  if (!projected.xy.every(Number.isFinite)) {
+    throw new DamagedShapefileError(file, `record ${fid} has coordinates that its coordinate reference system cannot place on Earth.`);
+  }
+  return projected;
 }
 
 /** Points sampled along each edge: enough to follow the curve a projected edge makes in the other projection. */
 const EDGE_SAMPLES = 16;
 
 /**
- * The Web Mercator box around a box in the file's units. Edges are sampled, since a
- * straight edge in one projection is a curve in another; exact for lon/lat boxes.
+ * The Web Mercator box around a box in the file's units, within the Web Mercator world.
+ * Edges are sampled, since a straight edge in one projection is a curve in another; exact
+ * for lon/lat boxes.
  */
 export function bboxToMercator(box: BBox, toMercator: ToMercator): BBox {
-  return transformBox(box, toMercator);
+  const out = new Float64Array(2);
+  return clampToWorld(
+    transformBox(box, ([x, y]) => {
+      toMercator(x, y, out, 0);
+      return [out[0], out[1]];
+    }),
+  );
+}
+
+/**
+ * A box clamped to the Web Mercator world (±180°, ±85.0511°), so that no extent reaches
+ * where a view, its tiles or its copies of the world would grow with a coordinate's value.
+ * A box with no finite corner becomes the whole world.
+ */
+export function clampToWorld(box: BBox): BBox {
+  const clamp = (value: number, fallback: number) =>
+    Number.isNaN(value) ? fallback : Math.max(-HALF_WORLD, Math.min(HALF_WORLD, value));
+  const clamped = {
+    xmin: clamp(box.xmin, -HALF_WORLD),
+    ymin: clamp(box.ymin, -HALF_WORLD),
+    xmax: clamp(box.xmax, HALF_WORLD),
+    ymax: clamp(box.ymax, HALF_WORLD),
+  };
+  return clamped.xmin <= clamped.xmax && clamped.ymin <= clamped.ymax
+    ? clamped
+    : { xmin: -HALF_WORLD, ymin: -HALF_WORLD, xmax: HALF_WORLD, ymax: HALF_WORLD };
 }
 
 /**
@@ -66,15 +100,15 @@ function transformBox(box: BBox, transform: (position: Position) => Position): B
     result.ymin = Math.min(result.ymin, my);
     result.ymax = Math.max(result.ymax, my);
   };
-  const width = box.xmax - box.xmin;
-  const height = box.ymax - box.ymin;
-  const samples = width === 0 && height === 0 ? 1 : EDGE_SAMPLES;
+  // Weighted sums rather than min + t * (max - min): the difference of two huge values can overflow.
+  const along = (from: number, to: number, t: number) => from * (1 - t) + to * t;
+  const samples = box.xmin === box.xmax && box.ymin === box.ymax ? 1 : EDGE_SAMPLES;
   for (let i = 0; i < samples; i++) {
     const t = i / samples;
-    add(box.xmin + t * width, box.ymin);
-    add(box.xmax, box.ymin + t * height);
-    add(box.xmax - t * width, box.ymax);
-    add(box.xmin, box.ymax - t * height);
+    add(along(box.xmin, box.xmax, t), box.ymin);
+    add(box.xmax, along(box.ymin, box.ymax, t));
+    add(along(box.xmax, box.xmin, t), box.ymax);
+    add(box.xmin, along(box.ymax, box.ymin, t));
   }
   return result;
 }

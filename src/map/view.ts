@@ -10,7 +10,8 @@ export const TILE_SIZE = 256;
 export const MIN_ZOOM = 1;
 export const MAX_ZOOM = 22;
 const EARTH_RADIUS = 6378137;
-const HALF_WORLD = Math.PI * EARTH_RADIUS;
+/** Half the Web Mercator world's width, in metres: x and y run from -HALF_WORLD to HALF_WORLD. */
+export const HALF_WORLD = Math.PI * EARTH_RADIUS;
 const DEGREES = 180 / Math.PI;
 
 /** Pixels per Web Mercator metre at `zoom`: the world is 256 * 2^zoom pixels wide. */

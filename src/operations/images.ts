@@ -1,69 +1,57 @@
 import type { KeyGrant } from '../auth/keys.ts';
-import type { ImageCollection, FeatureImage } from '../envelope/model.ts';
+import type { Config } from '../config/schema.ts';
+import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import type { FeatureImage, ImageCollection } from '../envelope/model.ts';
 import { BadRequestError } from '../errors.ts';
-import { bboxOf } from '../geometry/bbox.ts';
-import { simplifyGeometry } from '../geometry/simplify.ts';
-import { hotSpotsFor } from '../hotspots/hotspots.ts';
 import type { ImagesRequest } from '../params/images.ts';
-import { toDrawingSpace } from '../projection/drawing-space.ts';
-import { fitExtent } from '../projection/fit.ts';
-import { pixelProjection } from '../projection/pixel-projection.ts';
-import type { RenderPool } from '../raster/render-pool.ts';
-import type { ShapefileCatalog } from '../shapefile/types.ts';
-import { renderSvg } from '../svg/render-svg.ts';
-import { openForKey, readFeatures, type SelectedFeature } from './features.ts';
+import type { DataFolder } from '../shapefile/data-folder.ts';
+import { shapefileForKey } from './shapefile-for-key.ts';
 
 export interface ImagesServices {
-  catalog: ShapefileCatalog;
-  renderer: RenderPool;
-  config: { limits: { maxPixelsPerRequest: number } };
+  catalog: DataFolder;
+  drawing: DrawingPool;
+  config: { limits: Pick<Config['limits'], 'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings'> };
 }
 
 /**
- * The images operation: read the listed features, map them into the drawing space, fit
- * each image to its own features, draw SVG and rasterize it off the event loop.
+ * The images operation: one drawing job per image, in turn. One image at a time per
+ * request: a request for many images then waits its turn between other requests' images
+ * instead of filling the queue ahead of them. The first job checks the whole request's
+ * vertex budget before anything is decoded.
  */
 export async function createImages(
   request: ImagesRequest,
   grant: KeyGrant,
   services: ImagesServices,
+  signal: AbortSignal,
 ): Promise<ImageCollection> {
   const { width, height } = request.size;
-  const imageCount = request.singleImage ? 1 : request.fids.length;
-  checkPixelBudget(imageCount, width, height, services.config.limits.maxPixelsPerRequest);
+  const { limits } = services.config;
+  const groups = request.singleImage ? [request.fids] : request.fids.map((ref) => [ref]);
+  checkPixelBudget(groups.length, width, height, limits.maxPixelsPerRequest);
 
-  const useCache = !request.noCache;
-  const shapefile = await openForKey(services.catalog, request.file, grant);
-  const selected = await readFeatures(shapefile, request.fids, useCache);
-  const drawn = selected.map(({ ref, geometry }) => ({
-    ref,
-    geometry: toDrawingSpace(
-      request.reduceTol > 0 ? simplifyGeometry(geometry, request.reduceTol) : geometry,
-      shapefile.crs.geographic,
-    ),
-  }));
-
-  const groups: SelectedFeature[][] = request.singleImage ? [drawn] : drawn.map((feature) => [feature]);
-  // One image at a time per request: a request for many images then waits its turn
-  // between other requests' renders instead of filling the queue ahead of them.
+  const files = await shapefileForKey(services.catalog, request.file, grant);
   const images: FeatureImage[] = [];
-  for (const [index, group] of groups.entries()) {
-    const transform = fitExtent(bboxOf(group.map((feature) => feature.geometry))!, width, height, request.buffer);
-    const svg = renderSvg({ width, height, style: request.style, features: group, projection: pixelProjection(transform) });
-    images.push({
-      itemId: index + 1,
-      featureId: request.singleImage ? -1 : group[0].ref.parent,
-      png: await services.renderer.render(svg, width, height),
-      hotSpots: request.includeHotSpots
-        ? hotSpotsFor(
-            group.map(({ ref, geometry }) => ({ fid: ref.text, featureId: ref.parent, geometry })),
-            transform,
-            { width, height, lineWidth: request.style.lineWidth, pointRadius: request.style.pointRadius },
-          )
-        : null,
-    });
+  for (const [index, refs] of groups.entries()) {
+    const { png, hotSpots } = await services.drawing.drawImage(
+      {
+        files,
+        refs,
+        ...(index === 0 ? { requestRefs: request.fids } : {}),
+        width,
+        height,
+        buffer: request.buffer,
+        style: request.style,
+        reduceTol: request.reduceTol,
+        includeHotSpots: request.includeHotSpots,
+        useCache: !request.noCache,
+        limits: { maxImageVertices: limits.maxImageVertices, maxRings: limits.maxRings },
+      },
+      signal,
+    );
+    images.push({ itemId: index + 1, featureId: request.singleImage ? -1 : refs[0].parent, png, hotSpots });
   }
-  return { itemId: 1, shapefile: shapefile.name, images };
+  return { itemId: 1, shapefile: files.name, images };
 }
 
 /** Refuses, before anything is read or allocated, a request that would make too many pixels. */

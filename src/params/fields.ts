@@ -36,7 +36,9 @@ export const colourParam = () =>
 
 export const nonNegativeNumberParam = () =>
   param('a number of at least 0', (raw) => {
-    if (!/^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) return undefined;
+    // Each part begins with its own kind of character, so matching takes linear time
+    // (the form \d+\.?\d* would take quadratic time on a long run of digits).
+    if (!/^\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(raw)) return undefined;
     const value = Number(raw);
     return Number.isFinite(value) ? value : undefined;
   });

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
+import { echo } from '../errors.ts';
 
 /**
  * Parameter names are case-insensitive (lineColor = linecolor). Folds a query into
  * lower-case names; a name given twice with different values is an error, since we cannot
- * know which one the client meant, while an exact repeat is harmless.
+ * know which one the client meant, while an exact repeat is harmless. The values are
+ * quoted in the error, except the key's: a key never appears in an answer.
  */
 export function foldQueryCase(query: unknown, ctx: z.core.$RefinementCtx): Record<string, string> {
   const folded: Record<string, string> = {};
@@ -14,12 +16,8 @@ export function foldQueryCase(query: unknown, ctx: z.core.$RefinementCtx): Recor
       if (earlier === undefined || earlier === value) {
         folded[lower] = value;
       } else {
-        ctx.addIssue({
-          code: 'custom',
-          path: [lower],
-          message: `was given more than once with different values ('${earlier}' and '${value}')`,
-          input: value,
-        });
+        const values = lower === 'key' ? '' : ` ('${echo(earlier)}' and '${echo(value)}')`;
+        ctx.addIssue({ code: 'custom', path: [lower], message: `was given more than once with different values${values}` });
       }
     }
   }

@@ -17,18 +17,20 @@ export interface PixelTransform {
 /**
  * The fit rule: `extent` scaled uniformly to fit the image less `buffer` pixels on every
  * side, centred on both axes. A zero-size extent (one point) is centred at scale 1; a
- * zero-size axis (a horizontal or vertical line) is fitted on the other axis alone.
+ * zero-size axis (a horizontal or vertical line) is fitted on the other axis alone. Any
+ * finite extent fits, however large: halves are taken before differences, so nothing
+ * overflows to infinity.
  */
 export function fitExtent(extent: BBox, width: number, height: number, buffer: number): PixelTransform {
-  const extentWidth = extent.xmax - extent.xmin;
-  const extentHeight = extent.ymax - extent.ymin;
-  const scaleX = extentWidth > 0 ? (width - 2 * buffer) / extentWidth : Infinity;
-  const scaleY = extentHeight > 0 ? (height - 2 * buffer) / extentHeight : Infinity;
+  const halfWidth = extent.xmax / 2 - extent.xmin / 2;
+  const halfHeight = extent.ymax / 2 - extent.ymin / 2;
+  const scaleX = halfWidth > 0 ? (width / 2 - buffer) / halfWidth : Infinity;
+  const scaleY = halfHeight > 0 ? (height / 2 - buffer) / halfHeight : Infinity;
   const scale = Math.min(scaleX, scaleY);
   return {
     scale: Number.isFinite(scale) ? scale : 1,
-    centreX: (extent.xmin + extent.xmax) / 2,
-    centreY: (extent.ymin + extent.ymax) / 2,
+    centreX: extent.xmin / 2 + extent.xmax / 2,
+    centreY: extent.ymin / 2 + extent.ymax / 2,
     pixelCentreX: width / 2,
     pixelCentreY: height / 2,
   };

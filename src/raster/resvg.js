@@ -6,6 +6,7 @@
  * Deno without --allow-ffi. Plain JavaScript with JSDoc types, like every worker module.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /**
  * The font options of resvg-js: font files by path. The WebAssembly build cannot open
@@ -53,7 +54,7 @@ let wasmReady;
 export async function wasmRasterizer() {
   const { Resvg, initWasm } = await import('@resvg/resvg-wasm');
   // The module is compiled once per thread; initWasm refuses a second call.
-  wasmReady ??= initWasm(readFileSync(new URL(import.meta.resolve('@resvg/resvg-wasm/index_bg.wasm'))));
+  wasmReady ??= initWasm(readFileSync(createRequire(import.meta.url).resolve('@resvg/resvg-wasm/index_bg.wasm')));
   await wasmReady;
   // Each font is read once per worker, synchronously so that render() stays synchronous.
   /** @type {Map<string, Uint8Array>} */

@@ -1,10 +1,13 @@
 import { serve } from '@hono/node-server';
+import type { Socket } from 'node:net';
+import type { MalformedAnswer, MalformedStatus } from '../http/malformed.ts';
+import type { Format } from '../params/fields.ts';
 import { httpOrigin, type Runtime } from './runtime.ts';
 
 /** Node: node:http through Hono's adapter. */
 export const nodeRuntime: Runtime = {
   name: `Node ${process.version}`,
-  serve: (fetch, { hostname, port }) =>
+  serve: (fetch, { hostname, port, answerMalformed }) =>
     new Promise((resolve, reject) => {
       const server = serve({ fetch, hostname, port }, (info) => {
         server.off('error', reject);
@@ -14,5 +17,44 @@ export const nodeRuntime: Runtime = {
         });
       });
       server.once('error', reject);
+      server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) =>
+        answerClientError(error, socket, answerMalformed),
+      );
     }),
 };
+
+/**
+ * node:http refuses a request whose head passes 16 KiB, or that is not HTTP, before the
+ * app sees it; left to itself it writes a bare status line. This writes the envelope.
+ */
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket, answerMalformed: MalformedAnswer): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const head = error.rawPacket?.toString('latin1') ?? '';
+  const lineEnd = head.indexOf('\r\n');
+  const requestLine = lineEnd < 0 ? head : head.slice(0, lineEnd);
+  const { status, details } = refusal(error.code, lineEnd >= 0 && lineEnd < MAX_HEAD_BYTES);
+  const format: Format = /[?&]format=(json|png)(&|\s|$)/i.test(requestLine) ? 'json' : 'xml';
+  answerMalformed(status, details, format)
+    .then(async (response) => {
+      const body = Buffer.from(await response.arrayBuffer());
+      let headers = '';
+      response.headers.forEach((value, name) => (headers += `${name}: ${value}\r\n`));
+      socket.end(`HTTP/1.1 ${status} ${response.statusText}\r\n${headers}Content-Length: ${body.length}\r\n\r\n${body.toString('latin1')}`, 'latin1');
+    })
+    .catch(() => socket.destroy());
+}
+
+/** node:http's default limit on a request's line and headers together. */
+const MAX_HEAD_BYTES = 16 * 1024;
+
+function refusal(code: string | undefined, requestLineFits: boolean): { status: MalformedStatus; details: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return requestLineFits
+      ? { status: 431, details: 'The request headers are larger than the 16 KiB this server accepts.' }
+      : { status: 414, details: 'The request URL is longer than the 16 KiB this server accepts.' };
+  }
+  return { status: 400, details: 'The request is not valid HTTP/1.1.' };
+}

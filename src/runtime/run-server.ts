@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from '../app.ts';
 import { loadXmlBuilder } from '../envelope/xml.ts';
 import { loadConfig } from '../config/load.ts';
+import { malformedAnswer } from '../http/malformed.ts';
 import { createServices, exampleUrls } from '../server/services.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -22,6 +23,7 @@ export async function runServer(runtime: Runtime): Promise<void> {
     hostname: config.host,
     port: config.port,
     answerWithinMs: config.limits.requestTimeoutMs,
+    answerMalformed: malformedAnswer(config.envelope, config.envelope.instance),
   });
   console.log(`shapeshot listening on ${server.origin} (${runtime.name}; data: ${config.dataDir})`);
   for (const example of await exampleUrls(services, server.origin)) console.log(`Try: ${example}`);

@@ -1,3 +1,5 @@
+import type { MalformedAnswer } from '../http/malformed.ts';
+
 /**
  * What differs between Node, Deno and Bun, filled by each runtime's entry point. Only
  * serving differs: files, timers, signals and worker threads go through node:fs,
@@ -18,6 +20,8 @@ export interface ServeOptions {
   port: number;
   /** The longest the app may take to answer; the server must not drop a connection sooner. */
   answerWithinMs: number;
+  /** The answer to a request the server's parser refuses (too large, not HTTP), where the runtime lets us give one. */
+  answerMalformed: MalformedAnswer;
 }
 
 export interface Listener {

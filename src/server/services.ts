@@ -1,47 +1,51 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { Services } from '../app.ts';
-import { createKeyRing, isLoopbackHost } from '../auth/keys.ts';
+import { createKeyRing, demoKeyAllowed } from '../auth/keys.ts';
 import { createBasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
-import { createRenderPool } from '../raster/render-pool.ts';
-import { createCatalog } from '../shapefile/catalog.ts';
+import { DEMO_KEY } from '../config/schema.ts';
+import { createDrawingPool } from '../drawing/drawing-pool.ts';
+import type { Services } from '../services.ts';
+import { createDataFolder } from '../shapefile/data-folder.ts';
 import { loadThemes } from '../themes/load-themes.ts';
 
 /** Makes the app's services from a validated configuration; close() releases them. */
 export async function createServices(config: Config, logger: Logger): Promise<Services & { close(): Promise<void> }> {
   const themes = loadThemes(resolve(config.themesDir));
-  const catalog = createCatalog({ dataDir: resolve(config.dataDir), cacheBytes: config.cache.featureBytes, logger });
-  const renderer = createRenderPool({
+  const dataDir = resolve(config.dataDir);
+  const catalog = createDataFolder(dataDir);
+  const drawing = createDrawingPool({
     workers: config.render.workers || Math.max(1, availableParallelism()),
-    maxQueue: config.render.maxQueue,
+    dataDir,
+    featureCacheBytes: config.cache.featureBytes,
     pngCompression: config.render.pngCompression,
+    onNote: (text) => logger.warn(text),
   });
-  const keys = createKeyRing(config.keys, { allowDemoKey: config.demoKey && isLoopbackHost(config.host) });
+  const keys = createKeyRing(config.keys, { allowDemoKey: demoKeyAllowed(config) });
   const basemaps = await createBasemapRegistry(config.basemaps, logger).catch(async (error: unknown) => {
-    await Promise.all([catalog.close(), renderer.close()]);
+    await drawing.close();
     throw error;
   });
   return {
     config,
     catalog,
-    renderer,
+    drawing,
     basemaps,
     themes,
     keys,
     logger,
     async close() {
-      await Promise.all([catalog.close(), renderer.close(), basemaps.close()]);
+      await Promise.all([drawing.close(), basemaps.close()]);
     },
   };
 }
 
 /** URLs that work right away against the bundled data (an image, a map), for the start-up message. */
 export async function exampleUrls(services: Services, origin: string): Promise<string[]> {
-  const [first] = await services.catalog.list();
+  const [first] = await services.catalog.names();
   if (first === undefined) return [];
-  const key = services.keys.authenticate('shapeshot-demo') ? 'shapeshot-demo' : '<your key>';
+  const key = services.keys.authenticate(DEMO_KEY) ? DEMO_KEY : '<your key>';
   const file = encodeURIComponent(first);
   return [
     `${origin}/REST/v1/shapefiles/images?file=${file}&fid=0&format=png&key=${key}`,

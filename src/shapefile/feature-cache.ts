@@ -1,34 +1,33 @@
 /**
- * Decoded geometries, least recently used first out, bounded in (estimated) bytes. Keys
- * carry the file version, so a file replaced on disk is never answered from the cache.
+ * Decoded shapes, least recently used first out, bounded in bytes. Keys carry the file
+ * version, so a file replaced on disk is never answered from the cache. Each worker thread
+ * keeps its own.
  */
 import { LRUCache } from 'lru-cache';
-import type { Geometry } from '../geometry/types.ts';
+import { shapeBytes, type Shape } from '../geometry/shape.ts';
 
 export interface FeatureCache {
-  get(version: string, fid: number): Geometry | null | undefined;
-  set(version: string, fid: number, geometry: Geometry | null): void;
-  /** Estimated bytes held. */
+  get(version: string, fid: number): Shape | null | undefined;
+  set(version: string, fid: number, shape: Shape | null): void;
+  /** Bytes held. */
   readonly bytes: number;
   readonly size: number;
 }
 
-/** V8 keeps a position as a small array (header plus two doubles), and each part as an array of them. */
-const BYTES_PER_POSITION = 64;
-const BYTES_PER_PART = 48;
-const BYTES_PER_ENTRY = 160;
+/** What an entry costs besides its arrays: key, wrapper, typed-array headers. */
+const BYTES_PER_ENTRY = 256;
 
 /** Undefined when `maxBytes` is 0: caching is off. */
 export function createFeatureCache(maxBytes: number): FeatureCache | undefined {
   if (maxBytes <= 0) return undefined;
-  const cache = new LRUCache<string, { geometry: Geometry | null }>({
+  const cache = new LRUCache<string, { shape: Shape | null }>({
     maxSize: maxBytes,
-    sizeCalculation: (entry) => estimateBytes(entry.geometry),
+    sizeCalculation: ({ shape }) => BYTES_PER_ENTRY + (shape ? shapeBytes(shape) : 0),
   });
   return {
-    get: (version, fid) => cache.get(`${version}#${fid}`)?.geometry,
-    set: (version, fid, geometry) => {
-      cache.set(`${version}#${fid}`, { geometry });
+    get: (version, fid) => cache.get(`${version}#${fid}`)?.shape,
+    set: (version, fid, shape) => {
+      cache.set(`${version}#${fid}`, { shape });
     },
     get bytes() {
       return cache.calculatedSize;
@@ -37,28 +36,4 @@ export function createFeatureCache(maxBytes: number): FeatureCache | undefined {
       return cache.size;
     },
   };
-}
-
-export function estimateBytes(geometry: Geometry | null): number {
-  if (geometry === null) return BYTES_PER_ENTRY;
-  const sized = (positions: number, arrays: number) => BYTES_PER_ENTRY + positions * BYTES_PER_POSITION + arrays * BYTES_PER_PART;
-  switch (geometry.type) {
-    case 'Point':
-      return sized(1, 0);
-    case 'MultiPoint':
-    case 'LineString':
-      return sized(geometry.coordinates.length, 1);
-    case 'MultiLineString':
-    case 'Polygon':
-      return sized(geometry.coordinates.reduce((sum, ring) => sum + ring.length, 0), geometry.coordinates.length + 1);
-    case 'MultiPolygon': {
-      let positions = 0;
-      let arrays = 1;
-      for (const polygon of geometry.coordinates) {
-        arrays += polygon.length + 1;
-        for (const ring of polygon) positions += ring.length;
-      }
-      return sized(positions, arrays);
-    }
-  }
 }

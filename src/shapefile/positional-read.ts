@@ -1,19 +1,14 @@
-import type { FileHandle } from 'node:fs/promises';
+import { readSync } from 'node:fs';
 
 /**
- * Reads `length` bytes at `position` into `target` from `offset`. Returns how many bytes
- * were read: fewer than asked only at the end of the file.
+ * Reads `length` bytes at `position` of file descriptor `fd` into `target` from `offset`.
+ * Returns how many bytes were read: fewer than asked only at the end of the file.
+ * Synchronous: shapefiles are read on worker threads, where a read blocks nothing else.
  */
-export async function readInto(
-  handle: FileHandle,
-  target: Uint8Array,
-  offset: number,
-  length: number,
-  position: number,
-): Promise<number> {
+export function readInto(fd: number, target: Uint8Array, offset: number, length: number, position: number): number {
   let filled = 0;
   while (filled < length) {
-    const { bytesRead } = await handle.read(target, offset + filled, length - filled, position + filled);
+    const bytesRead = readSync(fd, target, offset + filled, length - filled, position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
@@ -21,8 +16,8 @@ export async function readInto(
 }
 
 /** Up to `length` bytes at `position`; shorter only at the end of the file. */
-export async function readAt(handle: FileHandle, position: number, length: number): Promise<Uint8Array> {
+export function readAt(fd: number, position: number, length: number): Uint8Array {
   const bytes = new Uint8Array(length);
-  const read = await readInto(handle, bytes, 0, length, position);
+  const read = readInto(fd, bytes, 0, length, position);
   return read === length ? bytes : bytes.subarray(0, read);
 }

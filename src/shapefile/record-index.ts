@@ -1,12 +1,12 @@
 /**
  * Where each record lies in the `.shp`: from the `.shx` (one 8-byte entry read per
- * lookup) or, when the `.shx` is missing, from one scan of the `.shp` record headers,
- * kept as an offsets table of 8 bytes per record.
+ * lookup) or, when the `.shx` is missing, from one walk over the `.shp` record headers,
+ * kept as a table of 8 bytes per record.
  */
-import type { FileHandle } from 'node:fs/promises';
 import { DamagedShapefileError } from '../errors.ts';
-import { HEADER_BYTES } from './shp-header.ts';
+import type { Checkpoint } from '../geometry/simplify.ts';
 import { readAt } from './positional-read.ts';
+import { HEADER_BYTES } from './shp-header.ts';
 
 export interface RecordLocation {
   /** Byte offset of the record header in the `.shp`. */
@@ -17,25 +17,25 @@ export interface RecordLocation {
 
 export interface RecordIndex {
   readonly count: number;
-  /** Why records from `count` on cannot be found, when the `.shp` scan hit a broken header. */
+  /** Why records from `count` on cannot be found, when the `.shp` walk hit a broken header. */
   readonly fault?: string;
   /** Memory the index holds, for cache accounting. */
   readonly bytes: number;
   /** The file the locations come from, for messages. */
   readonly file: string;
   /** `fid` must be below `count`. */
-  locate(fid: number): Promise<RecordLocation>;
+  locate(fid: number): RecordLocation;
 }
 
 const ENTRY_BYTES = 8;
 
-export function shxIndex(shx: FileHandle, shxBytes: number, file: string): RecordIndex {
+export function shxIndex(shx: number, shxBytes: number, file: string): RecordIndex {
   return {
     count: Math.max(0, Math.floor((shxBytes - HEADER_BYTES) / ENTRY_BYTES)),
     bytes: 0,
     file,
-    async locate(fid) {
-      const entry = await readAt(shx, HEADER_BYTES + ENTRY_BYTES * fid, ENTRY_BYTES);
+    locate(fid) {
+      const entry = readAt(shx, HEADER_BYTES + ENTRY_BYTES * fid, ENTRY_BYTES);
       if (entry.length < ENTRY_BYTES) throw new DamagedShapefileError(file, `the entry of record ${fid} is cut off.`);
       const view = new DataView(entry.buffer, entry.byteOffset, ENTRY_BYTES);
       return { offset: view.getInt32(0) * 2, contentBytes: view.getInt32(4) * 2 };
@@ -43,10 +43,10 @@ export function shxIndex(shx: FileHandle, shxBytes: number, file: string): Recor
   };
 }
 
-const SCAN_CHUNK_BYTES = 1 << 20;
+const WALK_CHUNK_BYTES = 1 << 20;
 
-/** Walks the chain of record headers once, reading the `.shp` in 1 MB chunks. */
-export async function scanIndex(shp: FileHandle, shpBytes: number, file: string): Promise<RecordIndex> {
+/** Walks the chain of record headers once, reading the `.shp` in 1 MB chunks (as GDAL does without a `.shx`). */
+export function walkIndex(shp: number, shpBytes: number, file: string, checkpoint: Checkpoint): RecordIndex {
   let table = new Uint32Array(2 * 1024);
   let count = 0;
   let fault: string | undefined;
@@ -56,8 +56,9 @@ export async function scanIndex(shp: FileHandle, shpBytes: number, file: string)
 
   while (position < shpBytes) {
     if (position + ENTRY_BYTES > chunkStart + chunk.length) {
-      chunk = await readAt(shp, position, Math.min(SCAN_CHUNK_BYTES, shpBytes - position));
+      chunk = readAt(shp, position, Math.min(WALK_CHUNK_BYTES, shpBytes - position));
       chunkStart = position;
+      checkpoint();
     }
     if (position + ENTRY_BYTES > chunkStart + chunk.length) {
       fault = `the file ends inside the header of record ${count}, at byte ${position}.`;
@@ -85,8 +86,6 @@ export async function scanIndex(shp: FileHandle, shpBytes: number, file: string)
     fault,
     bytes: offsets.byteLength,
     file,
-    async locate(fid) {
-      return { offset: offsets[2 * fid] * 2, contentBytes: offsets[2 * fid + 1] * 2 };
-    },
+    locate: (fid) => ({ offset: offsets[2 * fid] * 2, contentBytes: offsets[2 * fid + 1] * 2 }),
   };
 }

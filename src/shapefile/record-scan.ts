@@ -5,7 +5,9 @@
  * bytes, so a caller can skip a record before paying for decoding it.
  */
 import { DamagedShapefileError } from '../errors.ts';
+import type { Checkpoint } from '../geometry/simplify.ts';
 import type { BBox } from '../geometry/types.ts';
+import { readAt } from './positional-read.ts';
 import { HEADER_BYTES } from './shp-header.ts';
 import { RECORD_HEADER_BYTES } from './shp-record.ts';
 import { ShapeType } from './types.ts';
@@ -16,11 +18,9 @@ export interface RawRecord {
   /** From the record's own header; undefined for a Null shape. */
   bbox: BBox | undefined;
   pointCount: number;
-  /** The whole record: its 8-byte header and its content. */
-  bytes: Uint8Array;
+  /** The record's content, from its shape type on (a view into the walk's chunk). */
+  content: DataView;
 }
-
-export type ReadAt = (position: number, length: number) => Promise<Uint8Array>;
 
 const SCAN_CHUNK_BYTES = 4 << 20;
 
@@ -29,13 +29,14 @@ const SCAN_CHUNK_BYTES = 4 << 20;
  * record header that cannot be right, or a record cut off by the end of the file, throws
  * DamagedShapefileError naming `file`.
  */
-export async function* walkRecords(read: ReadAt, shpBytes: number, count: number, file: string): AsyncGenerator<RawRecord> {
+export function* walkRecords(shp: number, shpBytes: number, count: number, file: string, checkpoint: Checkpoint): Generator<RawRecord> {
   let chunk: Uint8Array = new Uint8Array(0);
   let chunkStart = HEADER_BYTES;
   let position = HEADER_BYTES;
   for (let fid = 0; fid < count; fid++) {
     if (position + RECORD_HEADER_BYTES > chunkStart + chunk.length) {
-      ({ chunk, chunkStart } = await readChunk(read, position, RECORD_HEADER_BYTES, shpBytes));
+      ({ chunk, chunkStart } = readChunk(shp, position, RECORD_HEADER_BYTES, shpBytes));
+      checkpoint();
     }
     const contentBytes = dataView(chunk, position - chunkStart + 4, 4).getInt32(0) * 2;
     const recordBytes = RECORD_HEADER_BYTES + contentBytes;
@@ -43,20 +44,21 @@ export async function* walkRecords(read: ReadAt, shpBytes: number, count: number
       throw new DamagedShapefileError(file, `record ${fid} at byte ${position} declares ${contentBytes} bytes, which cannot be right.`);
     }
     if (position + recordBytes > chunkStart + chunk.length) {
-      ({ chunk, chunkStart } = await readChunk(read, position, recordBytes, shpBytes));
+      ({ chunk, chunkStart } = readChunk(shp, position, recordBytes, shpBytes));
+      checkpoint();
     }
     const offset = position - chunkStart;
     if (offset + recordBytes > chunk.length) {
       throw new DamagedShapefileError(file, `record ${fid} is cut off at the end of the file.`);
     }
-    const bytes = chunk.subarray(offset, offset + recordBytes);
-    yield { fid, ...recordFacts(dataView(bytes, RECORD_HEADER_BYTES, contentBytes)), bytes };
+    const content = dataView(chunk, offset + RECORD_HEADER_BYTES, contentBytes);
+    yield { fid, ...recordFacts(content), content };
     position += recordBytes;
   }
 }
 
-async function readChunk(read: ReadAt, position: number, atLeast: number, shpBytes: number) {
-  const chunk = await read(position, Math.min(Math.max(SCAN_CHUNK_BYTES, atLeast), shpBytes - position));
+function readChunk(shp: number, position: number, atLeast: number, shpBytes: number) {
+  const chunk = readAt(shp, position, Math.min(Math.max(SCAN_CHUNK_BYTES, atLeast), shpBytes - position));
   return { chunk, chunkStart: position };
 }
 

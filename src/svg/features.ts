@@ -1,5 +1,6 @@
-import { type GeoStreamWrapper, geoPath } from 'd3-geo';
-import type { Geometry } from '../geometry/types.ts';
+import { geoPath } from 'd3-geo';
+import type { Shape } from '../geometry/shape.ts';
+import { shapeToGeoJson } from '../geometry/to-geojson.ts';
 import { paint } from './paint.ts';
 import type { DrawStyle } from './style.ts';
 
@@ -9,30 +10,26 @@ const DIGITS = 1;
 /**
  * The features as SVG paths, in the order given: polygons filled (even-odd) and outlined,
  * holes outlined and left open; lines stroked; points as round symbols filled and outlined.
- * `projection` maps the drawing space into image pixels.
+ * Shapes are in image pixels already (projection/pixels.ts), so d3-geo's path writer runs
+ * without a projection.
  */
-export function featuresSvg(
-  features: readonly { geometry: Geometry }[],
-  style: DrawStyle,
-  projection: GeoStreamWrapper,
-): string {
-  const path = geoPath(projection).digits(DIGITS).pointRadius(style.pointRadius);
+export function featuresSvg(shapes: readonly Shape[], style: DrawStyle): string {
+  const path = geoPath().digits(DIGITS).pointRadius(style.pointRadius);
   const strokeDrawn = style.lineWidth > 0 && style.lineColor.a > 0;
   let paths = '';
-  for (const { geometry } of features) {
-    const d = path(geometry);
+  for (const shape of shapes) {
+    const geometry = shapeToGeoJson(shape);
+    const d = geometry && path(geometry);
     if (!d) continue;
-    switch (geometry.type) {
-      case 'LineString':
-      case 'MultiLineString':
+    switch (shape.kind) {
+      case 'lines':
         if (strokeDrawn) paths += `<path d="${d}" fill="none"/>`;
         break;
-      case 'Point':
-      case 'MultiPoint':
+      case 'points':
         // Overlapping symbols of one MultiPoint must not cancel each other out.
         paths += `<path d="${d}" fill-rule="nonzero"/>`;
         break;
-      default:
+      case 'polygons':
         paths += `<path d="${d}"/>`;
     }
   }

@@ -125,10 +125,17 @@ describe('limits', () => {
     expect(finished).toEqual(['light', 'heavy']);
   });
 
-  it('the demo key works on loopback only', async () => {
+  it('the demo key works only without configured keys, on loopback, and not through a proxy', async () => {
+    const demoUrl = '/REST/v1/shapefiles/images?file=lines&fid=0&format=json&key=shapeshot-demo';
+    server = await startServer({ dataDir: writeFixtures(), keys: [] });
+    expect((await fetch(server.url(demoUrl))).status).toBe(200);
+    for (const header of ['X-Forwarded-For', 'Forwarded']) {
+      const proxied = await fetch(server.url(demoUrl), { headers: { [header]: header === 'Forwarded' ? 'for=203.0.113.9' : '203.0.113.9' } });
+      expect(proxied.status, header).toBe(401);
+    }
+    await server.close();
     server = await startServer({ dataDir: writeFixtures() });
-    const demo = await fetch(server.url('/REST/v1/shapefiles/images?file=lines&fid=0&format=json&key=shapeshot-demo'));
-    expect(demo.status).toBe(200);
+    expect((await fetch(server.url(demoUrl))).status).toBe(401);
   });
 });
 

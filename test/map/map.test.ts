@@ -157,10 +157,10 @@ describe('features', () => {
     const { status, body } = await mapJson({ file: 'squares' });
     // 5 features with geometry (within the limit of 5), but 131 vertices (over 100).
     expect(status).toBe(400);
-    expect(body.ErrorDetails).toMatch(/^The map would draw more than 100 vertices/);
+    expect(body.ErrorDetails).toMatch(/^The map's features hold up to 131 vertices; at most 100 \(limits\.maxMapVertices\)/);
     const many = await mapJson({ file: 'squares', fid: '0,0,0,0,0,0' });
     expect(many.status).toBe(400);
-    expect(many.body.ErrorDetails).toMatch(/more than 5 features/);
+    expect(many.body.ErrorDetails).toMatch(/^The map would draw 6 features; at most 5 \(limits\.maxMapFeatures\)/);
   });
 
   it('answers hot spots in the map pixels, ItemId 1 and FeatureId -1', async () => {

@@ -1,14 +1,16 @@
 import type { Position } from 'geojson';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bboxOf } from '../../src/geometry/bbox.ts';
+import { describe, expect, it } from 'vitest';
+import { shapesBBox } from '../../src/geometry/shape.ts';
 import type { Geometry } from '../../src/geometry/types.ts';
 import { toDrawingSpace } from '../../src/projection/drawing-space.ts';
 import { fitExtent } from '../../src/projection/fit.ts';
-import { pixelProjection } from '../../src/projection/pixel-projection.ts';
-import { createRenderPool } from '../../src/raster/render-pool.ts';
+import { toPixels } from '../../src/projection/pixels.ts';
+import { rasterize } from '../../src/raster/rasterize.ts';
+import { nativeRasterizer } from '../../src/raster/resvg.js';
 import { renderSvg } from '../../src/svg/render-svg.ts';
 import type { DrawStyle, Rgba } from '../../src/svg/style.ts';
 import { decodePng, opaqueBounds, type RgbaPixel } from '../support/png.ts';
+import { shapeOf } from '../support/shapes.ts';
 
 const TRANSPARENT: Rgba = { r: 0, g: 0, b: 0, a: 0 };
 const RED: Rgba = { r: 255, g: 0, b: 0, a: 1 };
@@ -25,8 +27,8 @@ const STYLE: DrawStyle = {
   background: { color1: TRANSPARENT, angle: 0 },
 };
 
-const pool = createRenderPool({ workers: 2, maxQueue: 16 });
-afterAll(() => pool.close());
+const resvg = await nativeRasterizer();
+const noCheckpoint = () => undefined;
 
 interface DrawOptions {
   width?: number;
@@ -38,11 +40,11 @@ interface DrawOptions {
 /** Draws the geometries as the images operation does, and decodes the PNG. */
 async function draw(geometries: Geometry[], style: Partial<DrawStyle> = {}, options: DrawOptions = {}) {
   const { width = 640, height = 480, buffer = 12, geographic = false } = options;
-  const features = geometries.map((geometry) => ({ geometry: toDrawingSpace(geometry, geographic) }));
-  const extent = bboxOf(features.map((feature) => feature.geometry)) ?? { xmin: 0, ymin: 0, xmax: 0, ymax: 0 };
-  const projection = pixelProjection(fitExtent(extent, width, height, buffer));
-  const svg = renderSvg({ width, height, style: { ...STYLE, ...style }, features, projection });
-  return decodePng(await pool.render(svg, width, height));
+  const drawn = geometries.map((geometry) => toDrawingSpace(shapeOf(geometry), geographic));
+  const transform = fitExtent(shapesBBox(drawn) ?? { xmin: 0, ymin: 0, xmax: 0, ymax: 0 }, width, height, buffer);
+  const shapes = drawn.map((shape) => toPixels(shape, transform, noCheckpoint));
+  const svg = renderSvg({ width, height, style: { ...STYLE, ...style }, shapes });
+  return decodePng(rasterize(resvg, svg, { width, height, fonts: [], compressionLevel: 1 }));
 }
 
 function rgba({ r, g, b }: Rgba, alpha = 255): RgbaPixel {

@@ -3,13 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { Geometry } from '../../src/geometry/types.ts';
 import { type HotSpot, hotSpotsFor } from '../../src/hotspots/hotspots.ts';
 import { fitExtent } from '../../src/projection/fit.ts';
+import { toPixels } from '../../src/projection/pixels.ts';
+import { shapeOf } from '../support/shapes.ts';
 
 const IMAGE = { width: 640, height: 480, lineWidth: 2, pointRadius: 5 };
 /** Drawing units 0…10 on both axes land on x 92…548, y 468…12. */
 const TRANSFORM = fitExtent({ xmin: 0, ymin: 0, xmax: 10, ymax: 10 }, 640, 480, 12);
 
 function hotSpots(geometry: Geometry, image = IMAGE): HotSpot[] {
-  return hotSpotsFor([{ fid: '5.2', featureId: 5, geometry }], TRANSFORM, image);
+  const noCheckpoint = () => undefined;
+  return hotSpotsFor([{ fid: '5.2', featureId: 5, pixels: toPixels(shapeOf(geometry), TRANSFORM, noCheckpoint) }], image, noCheckpoint);
 }
 
 function points(hotSpot: HotSpot): [number, number][] {

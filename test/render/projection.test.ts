@@ -1,8 +1,9 @@
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { bboxOf } from '../../src/geometry/bbox.ts';
+import { shapesBBox } from '../../src/geometry/shape.ts';
 import { toDrawingSpace } from '../../src/projection/drawing-space.ts';
 import { fitExtent, toPixel } from '../../src/projection/fit.ts';
+import { shapeOf } from '../support/shapes.ts';
 
 describe('fitExtent', () => {
   it('fits the extent inside the buffer on the tighter axis and centres the other', () => {
@@ -34,18 +35,19 @@ describe('toDrawingSpace', () => {
   const square: Polygon = { type: 'Polygon', coordinates: [[[0, 60], [10, 60], [10, 70], [0, 70], [0, 60]]] };
 
   it('draws a projected CRS as it is', () => {
-    expect(toDrawingSpace(square, false)).toBe(square);
+    const shape = shapeOf(square);
+    expect(toDrawingSpace(shape, false)).toBe(shape);
   });
 
   it('draws lon/lat in Web Mercator: a degree square at 60–70° N is taller than wide', () => {
-    const box = bboxOf(toDrawingSpace(square, true))!;
+    const box = shapesBBox([toDrawingSpace(shapeOf(square), true)])!;
     expect(box.xmax - box.xmin).toBeCloseTo(1113194.9, 0);
     expect(box.ymin).toBeCloseTo(8399737.9, 0);
     expect((box.ymax - box.ymin) / (box.xmax - box.xmin)).toBeGreaterThan(2);
   });
 
   it('clamps latitudes to the edge of the Web Mercator world without wrapping longitudes', () => {
-    const box = bboxOf(toDrawingSpace({ type: 'LineString', coordinates: [[170, 0], [190, 90]] }, true))!;
+    const box = shapesBBox([toDrawingSpace(shapeOf({ type: 'LineString', coordinates: [[170, 0], [190, 90]] }), true)])!;
     expect(box.ymax).toBeCloseTo(20037508.34, 0);
     expect(box.xmax).toBeCloseTo((190 / 180) * 20037508.34, 0);
   });

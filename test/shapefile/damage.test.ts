@@ -2,19 +2,19 @@ import { rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DamagedShapefileError } from '../../src/errors.ts';
 import type { Geometry } from '../../src/geometry/types.ts';
-import { createCatalog } from '../../src/shapefile/catalog.ts';
-import { ShapeType, type ShapefileCatalog } from '../../src/shapefile/types.ts';
+import { createCatalog, type TestCatalog } from '../support/catalog.ts';
+import { ShapeType } from '../../src/shapefile/types.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 import { editFile, recordLocation, writeShapefile } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
-const catalogs: ShapefileCatalog[] = [];
+const catalogs: TestCatalog[] = [];
 afterEach(async () => {
   await Promise.all(catalogs.splice(0).map((catalog) => catalog.close()));
 });
 
-function catalogOf(dir: string): ShapefileCatalog {
+function catalogOf(dir: string): TestCatalog {
   const catalog = createCatalog({ dataDir: dir, cacheBytes: 1 << 20 });
   catalogs.push(catalog);
   return catalog;
@@ -42,7 +42,7 @@ async function expectDamage(read: Promise<unknown>, file: string, fault: RegExp)
 }
 
 /** Every other record and file still reads after the damage. */
-async function expectOthersReadable(catalog: ShapefileCatalog, healthyFids: number[]): Promise<void> {
+async function expectOthersReadable(catalog: TestCatalog, healthyFids: number[]): Promise<void> {
   const roads = (await catalog.open('roads'))!;
   for (const fid of healthyFids) expect(await roads.readGeometry(fid, { useCache: true })).toEqual(LINES[fid]);
   const rivers = (await catalog.open('rivers'))!;

@@ -1,31 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import type { Geometry } from '../../src/geometry/types.ts';
-import { createFeatureCache, estimateBytes } from '../../src/shapefile/feature-cache.ts';
+import { linesShape, pointsShape, shapeBytes } from '../../src/geometry/shape.ts';
+import { createFeatureCache } from '../../src/shapefile/feature-cache.ts';
 
-const ring = (vertices: number) => Array.from({ length: vertices }, (_, i) => [i, i * 2]);
+const line = (vertices: number) => linesShape(new Float64Array(2 * vertices), Uint32Array.of(0, vertices));
 
 describe('the feature cache', () => {
   it('stays within its byte bound, dropping the least recently used', () => {
-    const polygon: Geometry = { type: 'Polygon', coordinates: [ring(1000)] };
-    const bytes = estimateBytes(polygon);
-    const cache = createFeatureCache(10 * bytes)!;
+    const shape = line(1000);
+    const cache = createFeatureCache(10 * (shapeBytes(shape) + 256))!;
     for (let fid = 0; fid < 50; fid++) {
-      cache.set('v1', fid, polygon);
+      cache.set('v1', fid, shape);
       if (fid === 30) cache.get('v1', 0);
     }
-    expect(cache.bytes).toBeLessThanOrEqual(10 * bytes);
+    expect(cache.bytes).toBeLessThanOrEqual(10 * (shapeBytes(shape) + 256));
     expect(cache.size).toBe(10);
-    expect(cache.get('v1', 49)).toBe(polygon);
+    expect(cache.get('v1', 49)).toBe(shape);
     expect(cache.get('v1', 5)).toBeUndefined();
   });
 
-  it('estimates bytes from the vertex count', () => {
-    const small = estimateBytes({ type: 'LineString', coordinates: ring(10) });
-    const large = estimateBytes({ type: 'LineString', coordinates: ring(10_000) });
-    expect(large).toBeGreaterThan(500 * small);
-    expect(estimateBytes({ type: 'MultiPolygon', coordinates: [[ring(100)], [ring(100)]] })).toBeGreaterThan(
-      estimateBytes({ type: 'Polygon', coordinates: [ring(100)] }),
-    );
+  it('counts the bytes of the arrays a shape holds', () => {
+    expect(shapeBytes(line(10_000))).toBeGreaterThan(500 * shapeBytes(line(10)));
   });
 
   it('keeps a null shape apart from a miss', () => {
@@ -37,7 +31,7 @@ describe('the feature cache', () => {
 
   it('keys entries by file version', () => {
     const cache = createFeatureCache(1 << 20)!;
-    cache.set('old', 0, { type: 'Point', coordinates: [1, 1] });
+    cache.set('old', 0, pointsShape(Float64Array.of(1, 1)));
     expect(cache.get('new', 0)).toBeUndefined();
   });
 

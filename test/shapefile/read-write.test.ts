@@ -2,19 +2,19 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BadRequestError, DamagedShapefileError, NotFoundError } from '../../src/errors.ts';
 import type { Geometry } from '../../src/geometry/types.ts';
-import { createCatalog } from '../../src/shapefile/catalog.ts';
-import { ShapeType, type ShapefileCatalog } from '../../src/shapefile/types.ts';
+import { createCatalog, type TestCatalog } from '../support/catalog.ts';
+import { ShapeType } from '../../src/shapefile/types.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 import { editFile, recordLocation, writeShapefile } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
-const catalogs: ShapefileCatalog[] = [];
+const catalogs: TestCatalog[] = [];
 afterEach(async () => {
   await Promise.all(catalogs.splice(0).map((catalog) => catalog.close()));
 });
 
-function catalogOf(dir: string, cacheBytes = 0): ShapefileCatalog {
+function catalogOf(dir: string, cacheBytes = 0): TestCatalog {
   const catalog = createCatalog({ dataDir: dir, cacheBytes });
   catalogs.push(catalog);
   return catalog;

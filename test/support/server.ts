@@ -1,30 +1,49 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
+import { malformedAnswer } from '../../src/http/malformed.ts';
+import { nodeRuntime } from '../../src/runtime/node.ts';
 import { createServices } from '../../src/server/services.ts';
+import type { Services } from '../../src/services.ts';
 
 export const TEST_KEY = 'test-key-0123456789';
 
 export interface TestServer {
   url: (pathAndQuery: string) => string;
+  /** The running services, for looking at what the drawing pool did. */
+  services: Services;
+  /** Every line the server logged (at the configured level). */
+  log: string[];
   close(): Promise<void>;
 }
 
-/** Starts the real app on a loopback port, as a user would reach it. */
+/** Starts the real app on a loopback port with Node's runtime, as a user would reach it. */
 export async function startServer(config: Record<string, unknown> = {}): Promise<TestServer> {
   const parsed = parseConfig({ port: 0, logLevel: 'silent', keys: [{ key: TEST_KEY }], ...config });
-  const services = await createServices(parsed, pino({ level: parsed.logLevel }));
-  const app = buildApp(services);
-  const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(started));
+  const log: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      log.push(String(chunk));
+      done();
+    },
   });
-  const { port } = server.address() as AddressInfo;
+  const services = await createServices(parsed, pino({ level: parsed.logLevel }, sink));
+  const app = buildApp(services);
+  const listener = await nodeRuntime.serve(app.fetch, {
+    hostname: '127.0.0.1',
+    port: 0,
+    answerWithinMs: parsed.limits.requestTimeoutMs,
+    answerMalformed: malformedAnswer(parsed.envelope, parsed.envelope.instance),
+  });
   return {
-    url: (pathAndQuery) => `http://127.0.0.1:${port}${pathAndQuery}`,
+    url: (pathAndQuery) => `${listener.origin}${pathAndQuery}`,
+    services,
+    log,
     async close() {
-      await new Promise((resolve) => server.close(resolve));
+      await listener.close();
       await services.close();
     },
   };

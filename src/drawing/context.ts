@@ -1,0 +1,32 @@
+import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Rasterizer } from '../raster/resvg.js';
+import type { OpenShapefiles } from '../shapefile/open-shapefiles.ts';
+
+/** What every drawing worker is started with. */
+export interface DrawingWorkerOptions {
+  /** The data folder's real path: nothing outside it is read. */
+  realDataDir: string;
+  /** Bytes of decoded shapes each worker keeps. */
+  cacheBytes: number;
+  maxOpenShapefiles: number;
+  /** zlib level of the PNGs, 0–9. */
+  pngCompression: number;
+}
+
+/** What a drawing job has to work with on its worker thread. */
+export interface DrawingContext {
+  shapefiles: OpenShapefiles;
+  rasterizer: Rasterizer;
+  /** zlib level of the PNGs, 0–9. */
+  compressionLevel: number;
+  /** Throws once the job is to stop (its client left, or its time is up). */
+  checkpoint: Checkpoint;
+}
+
+/**
+ * Most vertices one image draws, after the geometry was reduced to its pixels: what keeps
+ * resvg's share of a request short whatever the data (see projection/pixels.ts).
+ */
+export const DRAWN_VERTEX_BUDGET = 200_000;
+/** Pixels: where simplification starts when a drawing must be brought within its budget. */
+export const BUDGET_START_TOLERANCE = 0.5;

@@ -1,0 +1,89 @@
+/**
+ * One image of the images operation, drawn on a worker thread: the listed features read
+ * and decoded, mapped into the drawing space, fitted to the image, reduced to its pixels,
+ * written as SVG and rasterized, with its hot spots.
+ */
+import { BadRequestError } from '../errors.ts';
+import { simplifyShape } from '../geometry/simplify.ts';
+import { shapesBBox } from '../geometry/shape.ts';
+import { hotSpotsFor, type HotSpot } from '../hotspots/hotspots.ts';
+import type { FeatureRef } from '../params/fid.ts';
+import { toDrawingSpace } from '../projection/drawing-space.ts';
+import { fitExtent } from '../projection/fit.ts';
+import { toPixels, withinVertexBudget } from '../projection/pixels.ts';
+import { rasterize } from '../raster/rasterize.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import { renderSvg } from '../svg/render-svg.ts';
+import type { DrawStyle } from '../svg/style.ts';
+import type { Handled } from '../workers/serve-jobs.ts';
+import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET, type DrawingContext } from './context.ts';
+import { checkVertexBound, readFeatures } from './features.ts';
+
+export interface ImageLimits {
+  /** Most vertices (as stored) one request may draw in all its images. */
+  maxImageVertices: number;
+  maxRings: number;
+}
+
+export interface ImageJob {
+  files: ShapefileFiles;
+  /** The features this image shows. */
+  refs: FeatureRef[];
+  /**
+   * Every feature the request lists, on its first image only: the request's vertex budget
+   * is checked against them all before anything is decoded.
+   */
+  requestRefs?: FeatureRef[];
+  width: number;
+  height: number;
+  buffer: number;
+  style: DrawStyle;
+  /** Douglas–Peucker tolerance in the shapefile's units; 0 keeps every vertex. */
+  reduceTol: number;
+  includeHotSpots: boolean;
+  useCache: boolean;
+  limits: ImageLimits;
+}
+
+export interface DrawnImage {
+  png: Uint8Array;
+  hotSpots: HotSpot[] | null;
+}
+
+export function drawImage(job: ImageJob, context: DrawingContext): Handled {
+  const { checkpoint } = context;
+  const { width, height, style, limits } = job;
+  const shapefile = context.shapefiles.open(job.files, checkpoint);
+  if (job.requestRefs) {
+    checkVertexBound(shapefile, job.requestRefs, limits.maxImageVertices, (count) =>
+      new BadRequestError(
+        `The features listed in 'fid' hold up to ${count} vertices; at most ${limits.maxImageVertices} ` +
+          '(limits.maxImageVertices) can be drawn in one request. List fewer or simpler features.',
+      ),
+    );
+  }
+  const features = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint });
+  const drawn = features.map(({ shape }) =>
+    toDrawingSpace(job.reduceTol > 0 ? simplifyShape(shape, job.reduceTol, checkpoint) : shape, shapefile.crs.geographic),
+  );
+  const transform = fitExtent(shapesBBox(drawn)!, width, height, job.buffer);
+  const pixels = withinVertexBudget(
+    drawn.map((shape) => toPixels(shape, transform, checkpoint)),
+    DRAWN_VERTEX_BUDGET,
+    BUDGET_START_TOLERANCE,
+    checkpoint,
+  );
+  checkpoint();
+  const svg = renderSvg({ width, height, style, shapes: pixels });
+  checkpoint();
+  const png = rasterize(context.rasterizer, svg, { width, height, fonts: [], compressionLevel: context.compressionLevel });
+  const hotSpots = job.includeHotSpots
+    ? hotSpotsFor(
+        features.map(({ ref }, i) => ({ fid: ref.text, featureId: ref.parent, pixels: pixels[i] })),
+        { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
+        checkpoint,
+      )
+    : null;
+  const result: DrawnImage = { png, hotSpots };
+  return { result, transfer: [png.buffer as ArrayBuffer] };
+}

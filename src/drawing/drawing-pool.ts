@@ -1,0 +1,59 @@
+/**
+ * The drawing workers, as the operations use them: one call per step of a request, each a
+ * job on the pool, cancelled by the request's signal.
+ */
+import { realpathSync } from 'node:fs';
+import { transferablesOf } from '../geometry/shape.ts';
+import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
+import type { DrawingWorkerOptions } from './context.ts';
+import type { DrawnImage, ImageJob } from './draw-image.ts';
+import type { MapJob } from './draw-map.ts';
+import type { MapFeatures, MapFeaturesJob } from './map-features.ts';
+
+export interface DrawingPoolOptions {
+  workers: number;
+  dataDir: string;
+  /** Bytes of decoded shapes kept, across all workers. */
+  featureCacheBytes: number;
+  pngCompression: number;
+  /** Told what workers want logged. */
+  onNote(text: string): void;
+}
+
+export interface DrawingPool {
+  drawImage(job: ImageJob, signal: AbortSignal): Promise<DrawnImage>;
+  mapFeatures(job: MapFeaturesJob, signal: AbortSignal): Promise<MapFeatures>;
+  drawMap(job: MapJob, signal: AbortSignal): Promise<DrawnImage>;
+  readonly workers: number;
+  readonly stats: PoolStats;
+  close(): Promise<void>;
+}
+
+/** Three files a shapefile, at most, per worker: plenty of sets, and far below the process's limit. */
+const MAX_OPEN_SHAPEFILES = 64;
+
+export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
+  const pool = createWorkerPool<DrawingWorkerOptions>({
+    entry: new URL('./worker.ts', import.meta.url),
+    name: 'drawing pool',
+    workers: options.workers,
+    options: {
+      realDataDir: realpathSync(options.dataDir),
+      cacheBytes: Math.floor(options.featureCacheBytes / options.workers),
+      maxOpenShapefiles: MAX_OPEN_SHAPEFILES,
+      pngCompression: options.pngCompression,
+    },
+    onNote: options.onNote,
+  });
+  return {
+    drawImage: (job, signal) => pool.run('image', job, { signal }),
+    mapFeatures: (job, signal) => pool.run('map-features', job, { signal }),
+    // The listed features came from mapFeatures() and go back without being copied.
+    drawMap: (job, signal) => pool.run('map', job, { signal, transfer: transferablesOf((job.features ?? []).map((f) => f.shape)) }),
+    workers: options.workers,
+    get stats() {
+      return pool.stats;
+    },
+    close: () => pool.close(),
+  };
+}

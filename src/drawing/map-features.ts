@@ -1,0 +1,82 @@
+/**
+ * The first step of a map, on a worker thread: what the view is fitted to. The file's
+ * extent and, when features are listed, those features read, decoded and reprojected into
+ * Web Mercator with their extent; the second step (draw-map.ts) draws them. Extents are
+ * clamped to the Web Mercator world.
+ */
+import { basename } from 'node:path';
+import { BadRequestError } from '../errors.ts';
+import { shapesBBox, transferablesOf, type Shape } from '../geometry/shape.ts';
+import type { BBox } from '../geometry/types.ts';
+import { bboxToMercator, clampToWorld, mercatorTransform, shapeToMercator } from '../map/reproject.ts';
+import type { FeatureRef } from '../params/fid.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import type { Handled } from '../workers/serve-jobs.ts';
+import type { DrawingContext } from './context.ts';
+import { checkVertexBound, readFeatures } from './features.ts';
+
+export interface MapLimits {
+  /** Most features one map may draw (those in view). */
+  maxMapFeatures: number;
+  /** Most vertices (as stored, before simplification) one map may draw. */
+  maxMapVertices: number;
+  maxRings: number;
+}
+
+export interface MapFeaturesJob {
+  files: ShapefileFiles;
+  /** undefined: every feature of the file (read by the drawing step, within the view). */
+  refs?: FeatureRef[];
+  useCache: boolean;
+  limits: MapLimits;
+}
+
+/** A feature of a map, in Web Mercator metres. */
+export interface MapFeature {
+  /** The id as listed (`5.2`), or the record number when every feature is drawn. */
+  fid: string;
+  /** The parent feature id. */
+  featureId: number;
+  shape: Shape;
+}
+
+export interface MapFeatures {
+  /** The file's bounding box in Web Mercator. */
+  fileExtent: BBox;
+  /** The listed features, and their extent; absent without a list. */
+  listed?: { features: MapFeature[]; extent: BBox };
+}
+
+export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint }: DrawingContext): Handled {
+  const shapefile = shapefiles.open(job.files, checkpoint);
+  const toMercator = mercatorTransform(shapefile.crs, shapefile.name);
+  const fileExtent = bboxToMercator(shapefile.bbox, toMercator);
+  if (!job.refs) return { result: { fileExtent } satisfies MapFeatures };
+
+  const { limits } = job;
+  if (job.refs.length > limits.maxMapFeatures) throw tooManyFeatures(job.refs.length, limits.maxMapFeatures);
+  checkVertexBound(shapefile, job.refs, limits.maxMapVertices, (count) => tooManyVertices(count, limits.maxMapVertices));
+  const selected = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint });
+  const shpFile = basename(job.files.paths.shp);
+  const features = selected.map(({ ref, shape }): MapFeature => {
+    checkpoint();
+    return { fid: ref.text, featureId: ref.parent, shape: shapeToMercator(shape, toMercator, ref.parent, shpFile) };
+  });
+  const extent = clampToWorld(shapesBBox(features.map((feature) => feature.shape))!);
+  const result: MapFeatures = { fileExtent, listed: { features, extent } };
+  return { result, transfer: transferablesOf(features.map((feature) => feature.shape)) };
+}
+
+export function tooManyFeatures(count: number, limit: number): BadRequestError {
+  return new BadRequestError(
+    `The map would draw ${count} features; at most ${limit} (limits.maxMapFeatures) can be drawn on one map. ` +
+      "List fewer ids in 'fid' or show a smaller area (a higher 'zoom').",
+  );
+}
+
+export function tooManyVertices(count: number, limit: number): BadRequestError {
+  return new BadRequestError(
+    `The map's features hold up to ${count} vertices; at most ${limit} (limits.maxMapVertices) can be drawn on one map. ` +
+      "List fewer ids in 'fid' or show a smaller area (a higher 'zoom').",
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The SVG document of a static map: the basemap's lower layer (tiles as embedded images at
+ * their pixel positions, then its SVG), the features, the basemap's upper layer, and the
+ * attribution in the bottom-right corner.
+ */
+import { Buffer } from 'node:buffer';
+import { createRequire } from 'node:module';
+import type { Basemap, BasemapLayer, PlacedImage } from '../basemap/provider.ts';
+import type { Shape } from '../geometry/shape.ts';
+import { featuresSvg } from '../svg/features.ts';
+import type { DrawStyle } from '../svg/style.ts';
+
+/** The font the attribution is drawn in (resvg is told to load only this file). */
+export const ATTRIBUTION_FONT = createRequire(import.meta.url).resolve(
+  '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+);
+const ATTRIBUTION_FONT_FAMILY = 'Noto Sans';
+const ATTRIBUTION_FONT_SIZE = 11;
+const ATTRIBUTION_MARGIN = 4;
+
+export interface MapSvg {
+  width: number;
+  height: number;
+  basemap: Basemap;
+  /** The features in image pixels. */
+  shapes: readonly Shape[];
+  style: DrawStyle;
+}
+
+/** The SVG, and the font files its text needs (none when there is no text). */
+export function renderMapSvg({ width, height, basemap, shapes, style }: MapSvg): { svg: string; fonts: string[] } {
+  const attribution = basemap.attribution.trim();
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    layerSvg(basemap.below) +
+    featuresSvg(shapes, style) +
+    (basemap.above ? layerSvg(basemap.above) : '') +
+    (attribution ? attributionSvg(attribution, width, height) : '') +
+    '</svg>';
+  const fonts = [...(basemap.fonts ?? []), ...(attribution ? [ATTRIBUTION_FONT] : [])];
+  return { svg, fonts: [...new Set(fonts)] };
+}
+
+function layerSvg(layer: BasemapLayer): string {
+  return (layer.images ?? []).map(imageSvg).join('') + (layer.svg ?? '');
+}
+
+function imageSvg(image: PlacedImage): string {
+  const uri = `data:${image.mime};base64,${Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.length).toString('base64')}`;
+  return (
+    `<image x="${image.x}" y="${image.y}" width="${image.width}" height="${image.height}"` +
+    ` preserveAspectRatio="none" href="${uri}"/>`
+  );
+}
+
+/** Small dark text with a light halo, so it reads on any basemap. */
+function attributionSvg(text: string, width: number, height: number): string {
+  return (
+    `<text x="${width - ATTRIBUTION_MARGIN}" y="${height - ATTRIBUTION_MARGIN}" text-anchor="end"` +
+    ` font-family="${ATTRIBUTION_FONT_FAMILY}" font-size="${ATTRIBUTION_FONT_SIZE}" fill="#333333"` +
+    ` stroke="#ffffff" stroke-opacity="0.85" stroke-width="3" stroke-linejoin="round" paint-order="stroke">` +
+    `${escapeXml(text)}</text>`
+  );
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+}

@@ -1,0 +1,237 @@
+/**
+ * The rings of one Polygon / PolygonZ / PolygonM record organized into polygons exactly as
+ * GDAL/OGR 3.6 (Debian bookworm's 3.6.2) reads them: which rings are outer rings, which
+ * outer ring each hole belongs to, and the order of the polygons.
+ *
+ * GDAL's rule (ogr/ogrsf_frmts/shape/shape2ogr.cpp SHPReadOGRObject, which hands the parts
+ * to ogr/ogrgeometryfactory.cpp OGRGeometryFactory::organizePolygons with METHOD=ONLY_CCW;
+ * the OGR_ORGANIZE_POLYGONS config option could override that method and is not read here):
+ * 1. One part: a polygon of that ring, whatever it is.
+ * 2. A ring counts when it has at least 4 vertices (closed or not: GDAL never closes a
+ *    part). Counted rings get an area (|Green's sum|), a winding (the turn at the lowest,
+ *    then rightmost vertex) and an envelope: ring-measures.ts.
+ * 3. Exactly one counted ring is clockwise: it is the outer ring of the only polygon, and
+ *    every other part, wherever it lies and whatever it is, is a hole of it, in file order.
+ * 4. Otherwise, if a ring does not count: every part is a polygon of its own, in file order.
+ * 5. Otherwise the rings are sorted by descending area with std::sort (unstable: where
+ *    equal areas land is libstdc++'s doing, reproduced in ring-area-order.ts). The largest
+ *    ring and every clockwise ring are outer rings. Each other (counter-clockwise) ring
+ *    looks at the clockwise rings sorted before it, from the smallest up, for one whose
+ *    envelope contains its own and which contains it: its first vertex strictly inside;
+ *    if that vertex is on the boundary, the first of its next vertices, then of its segment
+ *    midpoints, that is not on it decides (RingProbe.liesInside, ring-containment.ts). The
+ *    largest ring, if clockwise, needs only the envelope test. The first found takes the
+ *    ring as a hole; if none does, the ring is an outer ring itself, counter-clockwise.
+ * 6. The polygons come in the file order of their outer rings, each outer ring followed by
+ *    its holes in file order. No ring is dropped.
+ * Nesting follows: in an island in a lake in an island, each clockwise island is a polygon
+ * and each lake a hole of the smallest island around it. Rings wound the wrong way are not
+ * repaired: a counter-clockwise outer ring stays a polygon of its own, a clockwise hole
+ * becomes an outer ring, and a lone clockwise ring among counter-clockwise ones makes them
+ * all its holes (rule 3), even those around it. A counter-clockwise ring in a bay of the
+ * largest ring, inside its envelope but not inside it, becomes its hole all the same.
+ * Shapelib (shpopen.c, SHPReadObject) refuses a record with an empty part (part starts
+ * must rise strictly, all below the vertex count), so GDAL never sees one; here an empty
+ * part is simply a ring that does not count.
+ *
+ * Cost. GDAL tests each counter-clockwise ring against every larger one, and each test
+ * scans the candidate's vertices: quadratic in rings and in vertices. Here the clockwise
+ * rings' envelopes go into a Flatbush, and a ring's candidates are the items of that index
+ * whose box contains the ring's box and that sort before it, tried from the last sorted
+ * down. That is GDAL's own scan with the rings it would skip left out (counter-clockwise
+ * ones, and those whose envelope does not contain the ring's: GDAL tests envelopes first
+ * and passes over them), so it stops at the same ring. Point tests against a ring that is
+ * queried again and again go through an index of its edges (ring-containment.ts). What
+ * remains proportional to a product is only what the data makes so: a ring lying within
+ * the envelopes of many clockwise rings (deep nesting, or many overlapping outer rings)
+ * meets them all as candidates, and a hole tracing the boundary of its candidates walks
+ * its vertices for each of them.
+ */
+import Flatbush from 'flatbush';
+import { ringsByDescendingArea } from './ring-area-order.ts';
+import { RingProbe } from './ring-containment.ts';
+import { measureRings, type RingMeasures } from './ring-measures.ts';
+import { StepPacer } from './ring-steps.ts';
+
+/** The rings of one Polygon record organized into polygons as GDAL 3.6 does it. */
+export interface RingAssembly {
+  /** Ring indices (positions among the record's parts), grouped polygon by polygon: each polygon's outer ring first, then its holes in GDAL's order. GDAL 3.6 drops no ring: every index appears once. */
+  order: Uint32Array;
+  /** Where each polygon starts in `order`, followed by order.length (length: polygon count + 1). */
+  polygonStarts: Uint32Array;
+}
+
+/** Rings with fewer vertices make organizePolygons give up organizing (rule 4). */
+const MIN_COUNTED_VERTICES = 4;
+const NOT_A_HOLE = -1;
+
+/**
+ * xy: every vertex of the record, interleaved (x0, y0, x1, y1, …), as in the .shp.
+ * ringStarts: the record's part starts, in vertices, followed by the vertex count (length: ring count + 1).
+ * checkpoint: called at least every ~50,000 elementary steps; it throws to stop the work (cancellation).
+ */
+export function assembleRings(xy: Float64Array, ringStarts: Uint32Array, checkpoint: () => void = () => undefined): RingAssembly {
+  const ringCount = ringStarts.length - 1;
+  if (ringCount <= 1) return everyRingAlone(ringCount);
+  const pacer = new StepPacer(checkpoint);
+  const measures = measureRings(xy, ringStarts, MIN_COUNTED_VERTICES, pacer);
+  const census = windingCensus(ringStarts, measures);
+  if (census.clockwiseCount === 1) return oneOuterRing(ringCount, census.lastClockwise);
+  if (!census.allCounted || census.clockwiseCount === 0 || census.clockwiseCount === ringCount) {
+    return everyRingAlone(ringCount);
+  }
+  return polygonsOf(enclosingOuterRings(xy, ringStarts, measures, pacer));
+}
+
+interface WindingCensus {
+  /** Clockwise rings among those that count. */
+  clockwiseCount: number;
+  lastClockwise: number;
+  /** Whether every ring has enough vertices to count. */
+  allCounted: boolean;
+}
+
+function windingCensus(ringStarts: Uint32Array, measures: RingMeasures): WindingCensus {
+  const census: WindingCensus = { clockwiseCount: 0, lastClockwise: -1, allCounted: true };
+  for (let ring = 0; ring < measures.clockwise.length; ring++) {
+    if (ringStarts[ring + 1] - ringStarts[ring] < MIN_COUNTED_VERTICES) {
+      census.allCounted = false;
+    } else if (measures.clockwise[ring] === 1) {
+      census.clockwiseCount++;
+      census.lastClockwise = ring;
+    }
+  }
+  return census;
+}
+
+/** Rule 5: for each ring, the outer ring it is a hole of, or NOT_A_HOLE. */
+function enclosingOuterRings(xy: Float64Array, ringStarts: Uint32Array, measures: RingMeasures, pacer: StepPacer): Int32Array {
+  const byArea = ringsByDescendingArea(measures.area, pacer);
+  const search = new OuterRingSearch(measures, byArea, new RingProbe(xy, ringStarts, pacer), pacer);
+  const enclosing = new Int32Array(byArea.length).fill(NOT_A_HOLE);
+  for (let rank = 1; rank < byArea.length; rank++) {
+    const ring = byArea[rank];
+    if (measures.clockwise[ring] === 0) enclosing[ring] = search.outerRingAround(ring);
+    pacer.step();
+  }
+  return enclosing;
+}
+
+/** Finds, for a counter-clockwise ring, the clockwise ring organizePolygons makes it a hole of. */
+class OuterRingSearch {
+  private readonly rank: Uint32Array;
+  private readonly outers: Uint32Array;
+  private readonly outerBoxes: Flatbush;
+  /** Ranks of the current ring's candidates. */
+  private readonly candidates: Uint32Array;
+
+  constructor(
+    private readonly measures: RingMeasures,
+    private readonly byArea: Uint32Array,
+    private readonly probe: RingProbe,
+    private readonly pacer: StepPacer,
+  ) {
+    this.rank = new Uint32Array(byArea.length);
+    byArea.forEach((ring, rank) => (this.rank[ring] = rank));
+    this.outers = byArea.filter((ring) => measures.clockwise[ring] === 1);
+    this.outerBoxes = new Flatbush(this.outers.length);
+    for (const ring of this.outers) this.outerBoxes.add(...boxOf(measures, ring));
+    this.outerBoxes.finish();
+    pacer.step(this.outers.length);
+    this.candidates = new Uint32Array(this.outers.length);
+  }
+
+  /**
+   * GDAL scans the rings sorted before this one from the last back, skipping those that are
+   * not clockwise or whose envelope does not contain this ring's, and stops at the first
+   * that passes the vertex test (the largest ring passes without it). The index yields
+   * exactly the rings it does not skip (a box containing this ring's box contains its
+   * corner, so asking for the boxes around that corner loses none); trying them by
+   * descending rank stops at the same one.
+   */
+  outerRingAround(ring: number): number {
+    const [minX, minY, maxX, maxY] = boxOf(this.measures, ring);
+    const rank = this.rank[ring];
+    let found = 0;
+    this.outerBoxes.search(minX, minY, minX, minY, (item, x0, y0, x1, y1) => {
+      this.pacer.step();
+      const outerRank = this.rank[this.outers[item]];
+      if (outerRank < rank && x0 <= minX && y0 <= minY && x1 >= maxX && y1 >= maxY) this.candidates[found++] = outerRank;
+      return false;
+    });
+    if (found === 0) return NOT_A_HOLE;
+    // The last-ranked candidate nearly always takes the ring (a deeply nested ring has
+    // many candidates): try it before sorting the others.
+    const ranks = this.candidates.subarray(0, found);
+    this.moveLargestToEnd(ranks);
+    if (this.takes(ranks[found - 1], ring)) return this.byArea[ranks[found - 1]];
+    const others = ranks.subarray(0, found - 1).sort();
+    this.pacer.step(found * Math.log2(found));
+    for (let k = others.length - 1; k >= 0; k--) if (this.takes(others[k], ring)) return this.byArea[others[k]];
+    return NOT_A_HOLE;
+  }
+
+  /** Whether the clockwise ring of rank `outerRank` takes `ring` as a hole (the largest ring needs no vertex test). */
+  private takes(outerRank: number, ring: number): boolean {
+    return outerRank === 0 || this.probe.liesInside(ring, this.byArea[outerRank]);
+  }
+
+  private moveLargestToEnd(ranks: Uint32Array): void {
+    let largest = 0;
+    for (let k = 1; k < ranks.length; k++) if (ranks[k] > ranks[largest]) largest = k;
+    this.pacer.step(ranks.length);
+    const end = ranks.length - 1;
+    [ranks[largest], ranks[end]] = [ranks[end], ranks[largest]];
+  }
+}
+
+function boxOf(measures: RingMeasures, ring: number): [number, number, number, number] {
+  const at = 4 * ring;
+  return [measures.boxes[at], measures.boxes[at + 1], measures.boxes[at + 2], measures.boxes[at + 3]];
+}
+
+/** Rule 6: outer rings in file order, each followed by its holes in file order. */
+function polygonsOf(enclosing: Int32Array): RingAssembly {
+  const ringCount = enclosing.length;
+  const holeCounts = new Uint32Array(ringCount);
+  let polygonCount = 0;
+  for (const outer of enclosing) {
+    if (outer === NOT_A_HOLE) polygonCount++;
+    else holeCounts[outer]++;
+  }
+  const order = new Uint32Array(ringCount);
+  const polygonStarts = new Uint32Array(polygonCount + 1);
+  const nextHoleSlot = new Uint32Array(ringCount);
+  for (let ring = 0, polygon = 0, at = 0; ring < ringCount; ring++) {
+    if (enclosing[ring] !== NOT_A_HOLE) continue;
+    polygonStarts[polygon++] = at;
+    order[at] = ring;
+    nextHoleSlot[ring] = at + 1;
+    at += 1 + holeCounts[ring];
+  }
+  polygonStarts[polygonCount] = ringCount;
+  for (let ring = 0; ring < ringCount; ring++) {
+    const outer = enclosing[ring];
+    if (outer !== NOT_A_HOLE) order[nextHoleSlot[outer]++] = ring;
+  }
+  return { order, polygonStarts };
+}
+
+/** Rule 3: the one clockwise ring, then every other ring as its holes, in file order. */
+function oneOuterRing(ringCount: number, outer: number): RingAssembly {
+  const order = new Uint32Array(ringCount);
+  order[0] = outer;
+  for (let ring = 0, at = 1; ring < ringCount; ring++) if (ring !== outer) order[at++] = ring;
+  return { order, polygonStarts: Uint32Array.of(0, ringCount) };
+}
+
+/** Rules 1 and 4, and records whose rings are all outer rings: one polygon per ring, in file order. */
+function everyRingAlone(ringCount: number): RingAssembly {
+  const order = new Uint32Array(ringCount);
+  const polygonStarts = new Uint32Array(ringCount + 1);
+  for (let ring = 0; ring <= ringCount; ring++) {
+    if (ring < ringCount) order[ring] = ring;
+    polygonStarts[ring] = ring;
+  }
+  return { order, polygonStarts };
+}

@@ -1,0 +1,18 @@
+import type { Logger } from 'pino';
+import type { KeyRing } from './auth/keys.ts';
+import type { BasemapRegistry } from './basemap/registry.ts';
+import type { Config } from './config/schema.ts';
+import type { DrawingPool } from './drawing/drawing-pool.ts';
+import type { DataFolder } from './shapefile/data-folder.ts';
+import type { Theme } from './themes/theme.ts';
+
+/** Everything the app needs, made by the runtime's entry point; the app itself does no I/O setup. */
+export interface Services {
+  config: Config;
+  catalog: DataFolder;
+  drawing: DrawingPool;
+  basemaps: BasemapRegistry;
+  themes: ReadonlyMap<string, Theme>;
+  keys: KeyRing;
+  logger: Logger;
+}

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceError } from '../../src/errors.ts';
+import { createWorkerPool, type WorkerPool } from '../../src/workers/worker-pool.ts';
+
+const pools: WorkerPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close()));
+});
+
+function testPool(workers: number, options: { stuckAfterMs?: number; notes?: string[] } = {}): WorkerPool {
+  const pool = createWorkerPool({
+    entry: new URL('./fixtures/test-worker.ts', import.meta.url),
+    workers,
+    name: 'test pool',
+    options: {},
+    stuckAfterMs: options.stuckAfterMs,
+    onNote: (text) => options.notes?.push(text),
+  });
+  pools.push(pool);
+  return pool;
+}
+
+const abortedWith = (reason: string) => {
+  const controller = new AbortController();
+  return { signal: controller.signal, abort: () => controller.abort(new Error(reason)) };
+};
+
+describe('the worker pool', () => {
+  it('runs jobs on its workers and answers each with its own result', async () => {
+    const pool = testPool(2);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pool.run('echo', `job ${i}`)));
+    expect(results).toEqual(Array.from({ length: 20 }, (_, i) => `job ${i}`));
+  });
+
+  it("keeps a service error's status and text, and hides other errors' text behind the pool's name", async () => {
+    const pool = testPool(1);
+    const refused = await pool.run('refuse', null).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ServiceError);
+    expect((refused as ServiceError).status).toBe(400);
+    expect((refused as Error).message).toBe('Parameter x is wrong.');
+    const failed = await pool.run('fail', null).catch((error: unknown) => error);
+    expect(failed).not.toBeInstanceOf(ServiceError);
+    expect((failed as Error).message).toMatch(/^test pool failed: an internal detail/);
+  });
+
+  it('drops a waiting job whose signal aborts: it rejects at once and never runs', async () => {
+    const pool = testPool(1);
+    const first = pool.run('busy', 200);
+    const waiting = abortedWith('client gone');
+    const dropped = pool.run('busy', 50, { signal: waiting.signal });
+    waiting.abort();
+    await expect(dropped).rejects.toThrow('client gone');
+    expect(pool.stats.waiting).toBe(0);
+    await first;
+    expect(await pool.run('finished', null)).toBe(1);
+  });
+
+  it('stops a running job at its next checkpoint: it rejects at once and the worker takes the next job', async () => {
+    const pool = testPool(1);
+    const running = abortedWith('time is up');
+    const job = pool.run('busy', 60_000, { signal: running.signal });
+    const next = pool.run('echo', 'next');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    running.abort();
+    await expect(job).rejects.toThrow('time is up');
+    // The minute-long job did not finish; the worker moved on.
+    await expect(next).resolves.toBe('next');
+    expect(await pool.run('finished', null)).toBe(0);
+    expect(pool.stats).toMatchObject({ cancelled: 1, running: 0, waiting: 0 });
+  });
+
+  it('replaces a worker that does not stop a cancelled job, and says so', async () => {
+    const notes: string[] = [];
+    const pool = testPool(1, { stuckAfterMs: 200, notes });
+    const running = abortedWith('time is up');
+    const job = pool.run('stuck', 60_000, { signal: running.signal });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    running.abort();
+    await expect(job).rejects.toThrow('time is up');
+    await expect(pool.run('echo', 'after')).resolves.toBe('after');
+    expect(notes.join()).toMatch(/did not stop a cancelled job/);
+  });
+
+  it('fails the job of a worker that exits, and replaces the worker', async () => {
+    const pool = testPool(1);
+    const [crashed, next] = await Promise.allSettled([pool.run('exit', null), pool.run('echo', 'after')]);
+    expect((crashed as PromiseRejectedResult).reason.message).toMatch(/crashed/);
+    expect(next).toEqual({ status: 'fulfilled', value: 'after' });
+  });
+
+  it('fails the job of a worker that throws, and leaves the other workers alone', async () => {
+    const pool = testPool(2);
+    const slow = pool.run('busy', 200);
+    await expect(pool.run('uncaught', null)).rejects.toThrow(/crashed: boom/);
+    await expect(slow).resolves.toBe(200);
+    await expect(pool.run('echo', 'again')).resolves.toBe('again');
+  });
+
+  it('passes on what a worker asks to have logged', async () => {
+    const notes: string[] = [];
+    const pool = testPool(1, { notes });
+    await pool.run('note', 'a side file is unusable');
+    expect(notes).toEqual(['a side file is unusable']);
+  });
+
+  it('refuses jobs after close, having finished the ones it accepted', async () => {
+    const pool = testPool(1);
+    const accepted = [pool.run('busy', 20), pool.run('echo', 'second')];
+    await pool.close();
+    expect(await Promise.all(accepted)).toEqual([20, 'second']);
+    await expect(pool.run('echo', 'late')).rejects.toThrow(/closed/);
+  });
+});
