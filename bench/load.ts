@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,8 @@ export interface LoadOptions {
   paths: readonly string[];
   connections: number;
   seconds: number;
+  /** wrk threads (default 1); many connections need a second one. */
+  threads?: number;
 }
 
 export interface LoadResult {
@@ -28,7 +30,7 @@ export interface LoadResult {
 export const loadGenerator = hasWrk() ? 'wrk' : 'autocannon';
 
 export function load(options: LoadOptions): Promise<LoadResult> {
-  return loadGenerator === 'wrk' ? Promise.resolve(loadWithWrk(options)) : loadWithAutocannon(options);
+  return loadGenerator === 'wrk' ? loadWithWrk(options) : loadWithAutocannon(options);
 }
 
 /**
@@ -90,17 +92,23 @@ done = function(summary, latency, requests)
 end
 `;
 
-function loadWithWrk({ origin, paths, connections, seconds }: LoadOptions): LoadResult {
+/** wrk in a child process, waited for without blocking this one (a probe may run beside it). */
+async function loadWithWrk({ origin, paths, connections, seconds, threads = 1 }: LoadOptions): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'shapeshot-wrk-'));
   writeFileSync(join(dir, 'script.lua'), WRK_SCRIPT);
   writeFileSync(join(dir, 'paths.lua'), `return {${paths.map((path) => JSON.stringify(path)).join(',')}}`);
-  const run = spawnSync(
+  const child = spawn(
     'wrk',
-    ['-t', '1', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', join(dir, 'script.lua'), origin],
-    { env: { ...process.env, WRK_PATHS: join(dir, 'paths.lua') }, encoding: 'utf8' },
+    ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', join(dir, 'script.lua'), origin],
+    { env: { ...process.env, WRK_PATHS: join(dir, 'paths.lua') } },
   );
-  const summary = run.stderr.split('\n').find((line) => line.startsWith('{'));
-  if (!summary) throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  await new Promise((resolve) => child.once('close', resolve));
+  const summary = stderr.split('\n').find((line) => line.startsWith('{'));
+  if (!summary) throw new Error(`wrk failed: ${stderr || stdout}`);
   const { requests, micros, p50, p99, failed } = JSON.parse(summary);
   return { requests, perSecond: requests / (micros / 1e6), p50Ms: p50 / 1000, p99Ms: p99 / 1000, failed };
 }

@@ -1,21 +1,26 @@
 import { resolve } from 'node:path';
 import { load, loadGenerator, measureRow } from './load.ts';
 import { runMapBench } from './map.ts';
+import { ensureHeavyFile, runOverloadBench } from './overload.ts';
 import { ensureParcels, readThrough } from './parcels.ts';
 import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 
 /**
  * npm run bench: the images operation over HTTP on random features of a large RD New
- * parcel file, per format and concurrency; then the map operation (bench/map.ts). Environment: BENCH_FEATURES (default
- * 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default .bench-cache),
- * BENCH_RUNTIME: the server's runtime, node (default), deno or bun.
+ * parcel file, per format and concurrency; overload (c=600) and abandoned heavy work
+ * (bench/overload.ts); then the map operation (bench/map.ts). Environment: BENCH_FEATURES
+ * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
+ * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
+ * BENCH_ONLY: some of images, overload, maps (comma-separated; default all).
  */
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,maps').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
 readThrough(dataDir);
+const heavyFile = ensureHeavyFile(dataDir);
 const key = 'bench-key-0123456789';
 
 const imagePath = (fid: number, format: string) =>
@@ -23,33 +28,45 @@ const imagePath = (fid: number, format: string) =>
 const randomFid = () => Math.floor(Math.random() * features);
 const randomPaths = (format: string) => Array.from({ length: 20_000 }, () => imagePath(randomFid(), format));
 
-const server = await startServerProcess(
-  serverCommand(runtime),
-  { SHAPESHOT_DATA: dataDir, SHAPESHOT_KEYS: key, SHAPESHOT_PORT: '0', SHAPESHOT_LOG_LEVEL: 'warn' },
-  imagePath(randomFid(), 'png'),
-);
-console.log(`first answer after a cold start: ${server.coldStartMs.toFixed(0)} ms`);
-
-const rows: string[][] = [];
-const peakAfter: string[] = [];
-try {
-  await load({ origin: server.origin, paths: randomPaths('png'), connections: 8, seconds: 2 }); // warm-up
-  for (const format of ['png', 'xml', 'json']) {
-    for (const connections of [1, 8]) {
-      rows.push(await measureRow(server, format, randomPaths(format), connections, seconds));
+if (only.has('images') || only.has('overload')) {
+  const server = await startServerProcess(
+    serverCommand(runtime),
+    { SHAPESHOT_DATA: dataDir, SHAPESHOT_KEYS: key, SHAPESHOT_PORT: '0', SHAPESHOT_LOG_LEVEL: 'warn' },
+    imagePath(randomFid(), 'png'),
+  );
+  console.log(`first answer after a cold start: ${server.coldStartMs.toFixed(0)} ms`);
+  const rows: string[][] = [];
+  const peakAfter: string[] = [];
+  let overload: string[] = [];
+  try {
+    await load({ origin: server.origin, paths: randomPaths('png'), connections: 8, seconds: 2 }); // warm-up
+    if (only.has('images')) {
+      for (const format of ['png', 'xml', 'json']) {
+        for (const connections of [1, 8]) rows.push(await measureRow(server, format, randomPaths(format), connections, seconds));
+        peakAfter.push(`${format} ${server.peakRssMb().toFixed(0)} MB`);
+      }
     }
-    peakAfter.push(`${format} ${server.peakRssMb().toFixed(0)} MB`);
+    if (only.has('overload')) {
+      const heavyPath = `/REST/v1/shapefiles/images?file=${heavyFile}&fid=0&reduceTol=1e-9&format=png&key=${key}`;
+      overload = await runOverloadBench(server, randomPaths('png'), heavyPath, seconds);
+      peakAfter.push(`overload ${server.peakRssMb().toFixed(0)} MB`);
+    }
+  } finally {
+    await server.stop();
   }
-} finally {
-  await server.stop();
-  console.log(`\n${runtime}: ${features} features, 640x480, ${seconds} s per run, random feature ids, load by ${loadGenerator}\n`);
-  printTable(['format', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/img', 'failed'], rows);
-  console.log(`\npeak RSS of the server after the runs of each format: ${peakAfter.join(', ')}`);
+  if (rows.length > 0) {
+    console.log(`\n${runtime}: ${features} features, 640x480, ${seconds} s per run, random feature ids, load by ${loadGenerator}\n`);
+    printTable(['format', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/img', 'failed'], rows);
+  }
+  if (overload.length > 0) console.log(`\n${runtime}: overload (small png requests) and abandoned work\n\n${overload.join('\n')}`);
+  console.log(`\npeak RSS of the server after each part: ${peakAfter.join(', ')}`);
 }
 
-const mapRows = await runMapBench({ runtime, dataDir, features, seconds, key });
-console.log(`\n${runtime}: maps of one parcel at 640x480, tiles from a server on loopback\n`);
-printTable(['basemap', 'conc', 'maps/s', 'p50 ms', 'p99 ms', 'CPU ms/map', 'failed'], mapRows);
+if (only.has('maps')) {
+  const mapRows = await runMapBench({ runtime, dataDir, features, seconds, key });
+  console.log(`\n${runtime}: maps of one parcel at 640x480, tiles from a server on loopback\n`);
+  printTable(['basemap', 'conc', 'maps/s', 'p50 ms', 'p99 ms', 'CPU ms/map', 'failed'], mapRows);
+}
 
 function printTable(header: string[], body: string[][]) {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));

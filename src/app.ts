@@ -33,7 +33,13 @@ export function buildApp(services: Services): Hono<AppEnv> {
 
   const operations = new Hono<AppEnv>();
   // Admitted or refused before anything is read; then one signal stops every stage.
-  operations.use(admission(services.drawing.workers + config.render.maxQueue));
+  operations.use(
+    admission({
+      maxInFlight: services.drawing.workers + config.render.maxQueue,
+      maxWaitMs: config.render.maxWaitMs,
+      expectedWaitMs: () => services.drawing.stats.expectedWaitMs,
+    }),
+  );
   operations.use(requestSignal(config.limits.requestTimeoutMs));
   operations.route('/', imagesRoute(services));
   operations.route('/', mapRoute(services));

@@ -117,11 +117,13 @@ export const configSchema = z
         workers: z.number().int().min(0).max(64).default(0),
         /** Requests admitted beyond one per worker, to wait their turn; more get 503 at once. */
         maxQueue: z.number().int().min(0).default(64),
+        /** A request that would wait longer than this for a worker (by the recent pace of work) gets 503 at once. */
+        maxWaitMs: z.number().int().min(1).default(500),
         /** zlib level of the PNG encoder: 1 is fast and nearly as small for flat map graphics. */
         pngCompression: z.number().int().min(0).max(9).default(1),
       })
       .strict()
-      .default({ workers: 0, maxQueue: 64, pngCompression: 1 }),
+      .default({ workers: 0, maxQueue: 64, maxWaitMs: 500, pngCompression: 1 }),
     envelope: z
       .object({
         schemaNamespace: z.string().default('http://schemas.microsoft.com/search/local/ws/rest/v1'),

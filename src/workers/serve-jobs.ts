@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Checkpoint } from '../geometry/simplify.ts';
-import { jobIdAsInt32, serializeError, type JobMessage, type ReplyMessage, type WorkerStart } from './protocol.ts';
+import { cancellationMark, JOBS_PER_WORKER, serializeError, type JobMessage, type ReplyMessage, type WorkerStart } from './protocol.ts';
 
 export interface JobContext {
   checkpoint: Checkpoint;
@@ -33,11 +33,11 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
   if (!port) throw new Error('serveJobs() must run inside a worker thread');
   const cancellation = new Int32Array((workerData as WorkerStart<unknown>).cancellation);
 
-  port.on('message', async ({ id, kind, request }: JobMessage) => {
+  port.on('message', async ({ id, seq, kind, request }: JobMessage) => {
     const notes: string[] = [];
     const context: JobContext = {
       checkpoint: () => {
-        if (Atomics.load(cancellation, 0) === jobIdAsInt32(id)) throw new JobCancelled();
+        if (Atomics.load(cancellation, seq % JOBS_PER_WORKER) === cancellationMark(seq)) throw new JobCancelled();
       },
       note: (text) => void notes.push(text),
     };
@@ -46,6 +46,7 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
     try {
       const handler = handlers[kind] as JobHandler<unknown> | undefined;
       if (!handler) throw new Error(`no handler for jobs of kind '${kind}'`);
+      context.checkpoint();
       const handled = await handler(request, context);
       reply = { id, result: handled.result };
       transfer = handled.transfer ?? [];

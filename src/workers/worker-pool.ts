@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import { deserializeError, jobIdAsInt32, type JobMessage, type ReplyMessage, type WorkerStart } from './protocol.ts';
+import { OverloadedError } from '../errors.ts';
+import { cancellationMark, deserializeError, JOBS_PER_WORKER, type JobMessage, type ReplyMessage, type WorkerStart } from './protocol.ts';
 import { workerModule } from './worker-module.ts';
 
 export interface WorkerPoolOptions<Options> {
   /** The worker module (TypeScript; see worker-module.ts); it answers jobs with serveJobs(). */
   entry: URL;
-  /** Jobs run at once, one per worker thread. */
+  /** Worker threads. */
   workers: number;
   /** Names the pool in error messages. */
   name: string;
@@ -13,7 +14,7 @@ export interface WorkerPoolOptions<Options> {
   options: Options;
   /**
    * A worker that has not given up a cancelled job after this long is stopped and
-   * replaced (a native step that cannot look at the cancellation flag is still running).
+   * replaced (a native step that cannot look at the cancellation mark is still running).
    */
   stuckAfterMs?: number;
   /** Told what workers asked to have logged, and when one is replaced. */
@@ -31,12 +32,18 @@ export interface RunOptions {
 export interface PoolStats {
   /** Jobs waiting for a worker. */
   waiting: number;
-  /** Jobs on a worker now (a cancelled one until its worker has stopped it). */
+  /** Jobs handed to a worker and not yet answered (a cancelled one until its worker has stopped it). */
   running: number;
   /** Jobs answered with their result, or with the error they failed with. */
   finished: number;
-  /** Jobs a worker stopped before their end, because they were cancelled. */
+  /** Jobs a worker stopped, or never started, because they were cancelled. */
   cancelled: number;
+  /**
+   * How long a job handed in now would wait before a worker starts it, from the jobs ahead
+   * of it and the rate at which workers have lately been answering; 0 while that rate is
+   * unknown.
+   */
+  expectedWaitMs: number;
 }
 
 export interface WorkerPool {
@@ -48,9 +55,13 @@ export interface WorkerPool {
 
 interface Job {
   id: number;
-  message: JobMessage;
+  kind: string;
+  request: unknown;
   transfer: ArrayBuffer[];
+  /** The job's number on the worker it was handed to. */
+  seq: number;
   settled: boolean;
+  cancelled: boolean;
   resolve(result: unknown): void;
   reject(error: unknown): void;
   detach(): void;
@@ -58,47 +69,77 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** One Int32 per job a worker may hold: the mark of a job to stop (protocol.ts). */
   cancellation: Int32Array;
-  job?: Job;
+  /** Jobs handed to the worker, in order: the first is running, the others wait in its port. */
+  jobs: Job[];
+  nextSeq: number;
+  /** Since when the worker has been on its current job: its handing over, or the answer before it. */
+  busySince: number;
   stuckTimer?: ReturnType<typeof setTimeout>;
 }
 
 const DEFAULT_STUCK_AFTER_MS = 5_000;
+/** Weight of the latest job in the running average of the time a job keeps a worker. */
+const SERVICE_TIME_WEIGHT = 1 / 32;
 
 /**
- * A fixed number of worker threads, each running one job at a time, with a queue in front
- * (admission is the caller's business: see http/admission.ts). A job whose signal aborts
- * leaves the queue at once, or is stopped at the worker's next checkpoint; its promise
- * rejects right away either way, and the worker takes the next job once it has stopped. A
- * worker that dies fails only the job it was running and is replaced.
+ * A fixed number of worker threads with a queue in front (admission is the caller's
+ * business: see http/admission.ts). Each worker holds up to JOBS_PER_WORKER jobs: the one
+ * it runs and the next, so that it goes on to the next job the moment it is done, without
+ * waiting for this thread, which may be busy answering other connections. A job whose
+ * signal aborts leaves the queue at once, or is stopped by its worker at its next
+ * checkpoint (or before it starts); its promise rejects right away either way. A worker
+ * that dies fails the job it was running and is replaced; the jobs it held go back to the
+ * front of the queue.
  */
 export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): WorkerPool {
-  const moduleUrl = workerModule(options.entry);
   const slots = new Set<Slot>();
   const queue: Job[] = [];
   const unsettled = new Set<Promise<unknown>>();
+  const stuckAfter = options.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS;
+  let workerUrl: URL | undefined;
   let nextId = 1;
   let closed = false;
   let finished = 0;
   let cancelled = 0;
+  /** Milliseconds a job keeps a worker, on average over the recent ones; undefined before the first. */
+  let serviceMs: number | undefined;
 
   function startWorker(url: URL): Slot {
-    const cancellation = new SharedArrayBuffer(4);
+    const cancellation = new SharedArrayBuffer(4 * JOBS_PER_WORKER);
     const start: WorkerStart<Options> = { cancellation, options: options.options };
-    const slot: Slot = { worker: new Worker(url, { workerData: start }), cancellation: new Int32Array(cancellation) };
+    const slot: Slot = {
+      worker: new Worker(url, { workerData: start }),
+      cancellation: new Int32Array(cancellation),
+      jobs: [],
+      nextSeq: 0,
+      busySince: 0,
+    };
     slot.worker.unref();
     slot.worker.on('message', (reply: ReplyMessage) => onReply(slot, reply));
-    slot.worker.on('error', (error) => replace(slot, error.message));
+    slot.worker.on('error', (error) => replace(slot, String(error?.message ?? error)));
     slot.worker.on('exit', (code) => replace(slot, `exited with code ${code}`));
     slots.add(slot);
     return slot;
   }
 
   function onReply(slot: Slot, reply: ReplyMessage): void {
-    const job = slot.job;
-    if (!job || job.id !== reply.id) return;
+    const index = slot.jobs.findIndex((job) => job.id === reply.id);
+    if (index < 0) return;
+    const [job] = slot.jobs.splice(index, 1);
+    job.detach();
+    clearTimeout(slot.stuckTimer);
+    slot.stuckTimer = undefined;
+    if (slot.jobs.length === 0) slot.worker.unref();
+    else if (slot.jobs[0].cancelled) watchForStuck(slot, slot.jobs[0]);
     for (const note of reply.notes ?? []) options.onNote?.(note);
-    release(slot);
+    const now = performance.now();
+    if (index === 0) {
+      const took = now - slot.busySince;
+      serviceMs = serviceMs === undefined ? took : serviceMs + (took - serviceMs) * SERVICE_TIME_WEIGHT;
+      slot.busySince = now;
+    }
     if ('cancelled' in reply) cancelled++;
     else finished++;
     if ('result' in reply) job.resolve(reply.result);
@@ -107,56 +148,80 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
     dispatch();
   }
 
-  function release(slot: Slot): void {
-    slot.job?.detach();
-    slot.job = undefined;
-    clearTimeout(slot.stuckTimer);
-    slot.stuckTimer = undefined;
-    slot.worker.unref();
-  }
-
   function replace(slot: Slot, reason: string): void {
     if (!slots.delete(slot)) return;
-    const job = slot.job;
-    release(slot);
+    clearTimeout(slot.stuckTimer);
     void slot.worker.terminate();
-    job?.reject(new Error(`${options.name} worker crashed: ${reason}`));
+    const [running, ...held] = slot.jobs;
+    for (const job of slot.jobs) job.detach();
+    const crashed = new Error(`${options.name} worker crashed: ${reason}`);
+    running?.reject(crashed);
+    // A job whose buffers went to the dead worker cannot be sent again.
+    for (const job of held) if (job.transfer.length > 0) job.reject(crashed);
+    queue.unshift(...held.filter((job) => !job.settled));
     dispatch();
   }
 
   function assign(slot: Slot, job: Job): void {
-    slot.job = job;
+    if (slot.jobs.length === 0) slot.busySince = performance.now();
+    job.seq = slot.nextSeq++;
+    slot.jobs.push(job);
     slot.worker.ref();
-    slot.worker.postMessage(job.message, job.transfer);
+    const message: JobMessage = { id: job.id, seq: job.seq, kind: job.kind, request: job.request };
+    try {
+      slot.worker.postMessage(message, job.transfer);
+    } catch (error) {
+      slot.jobs.pop();
+      job.detach();
+      job.reject(error);
+    }
   }
 
   /**
-   * Hands waiting jobs to idle workers. A worker that died is replaced here, when a job
-   * needs it, rather than at once: one that cannot start must not respawn in a loop.
+   * Hands waiting jobs to the workers holding the fewest. A worker that died is replaced
+   * here, when a job needs it, rather than at once: one that cannot start must not respawn
+   * in a loop.
    */
   function dispatch(): void {
     if (workerUrl === undefined) return;
     while (queue.length > 0) {
-      const idle = [...slots].find((slot) => !slot.job) ?? (slots.size < options.workers ? startWorker(workerUrl) : undefined);
-      if (!idle) return;
-      assign(idle, queue.shift()!);
+      let least: Slot | undefined;
+      for (const slot of slots) if (!least || slot.jobs.length < least.jobs.length) least = slot;
+      const slot =
+        least?.jobs.length === 0 || slots.size >= options.workers
+          ? least
+          : startWorker(workerUrl);
+      if (!slot || slot.jobs.length >= JOBS_PER_WORKER) return;
+      assign(slot, queue.shift()!);
     }
   }
 
-  /** Asks the worker to stop the job; stops the worker itself if it does not. */
-  function cancelRunning(slot: Slot, job: Job): void {
-    Atomics.store(slot.cancellation, 0, jobIdAsInt32(job.id));
+  /** Marks a job its worker holds as cancelled; it stops at its next checkpoint, or does not start. */
+  function cancelHeld(slot: Slot, job: Job): void {
+    job.cancelled = true;
+    Atomics.store(slot.cancellation, job.seq % JOBS_PER_WORKER, cancellationMark(job.seq));
+    if (slot.jobs[0] === job) watchForStuck(slot, job);
+  }
+
+  /** Stops and replaces a worker that does not give up a cancelled job. */
+  function watchForStuck(slot: Slot, job: Job): void {
+    clearTimeout(slot.stuckTimer);
     slot.stuckTimer = setTimeout(() => {
-      if (slot.job !== job) return;
+      if (slot.jobs[0] !== job) return;
       options.onNote?.(`${options.name}: a worker did not stop a cancelled job within ${stuckAfter} ms and was replaced`);
       replace(slot, 'stopped after a cancelled job would not end');
     }, stuckAfter);
     slot.stuckTimer.unref?.();
   }
-  const stuckAfter = options.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS;
 
-  let workerUrl: URL | undefined;
-  const started = moduleUrl.then((url) => {
+  /** The jobs ahead (waiting, or held but not started), at the recent time a job keeps a worker, shared by the workers. */
+  function expectedWaitMs(held: number): number {
+    if (serviceMs === undefined || slots.size === 0) return 0;
+    const ahead = queue.length + Math.max(0, held - slots.size);
+    return (ahead * serviceMs) / slots.size;
+  }
+
+  const started = workerModule(options.entry).then((url) => {
     workerUrl = url;
     for (let i = 0; i < options.workers; i++) startWorker(url);
     dispatch();
@@ -166,16 +231,15 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
 
   return {
     run<Result>(kind: string, request: unknown, runOptions: RunOptions = {}): Promise<Result> {
-      if (closed) return Promise.reject(new Error(`${options.name} is closed`));
+      if (closed) return Promise.reject(new OverloadedError('The service is shutting down; retry shortly.', 1));
       const { signal } = runOptions;
       if (signal?.aborted) return Promise.reject(signal.reason);
       const promise = new Promise<Result>((resolve, reject) => {
-        const id = nextId++;
         const onAbort = () => {
           if (job.settled) return;
-          const index = queue.indexOf(job);
-          if (index >= 0) queue.splice(index, 1);
-          else for (const slot of slots) if (slot.job === job) cancelRunning(slot, job);
+          const waiting = queue.indexOf(job);
+          if (waiting >= 0) queue.splice(waiting, 1);
+          else for (const slot of slots) if (slot.jobs.includes(job)) cancelHeld(slot, job);
           settle(() => reject(signal!.reason));
         };
         const settle = (action: () => void) => {
@@ -184,10 +248,13 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
           action();
         };
         const job: Job = {
-          id,
-          message: { id, kind, request },
+          id: nextId++,
+          kind,
+          request,
           transfer: runOptions.transfer ?? [],
+          seq: -1,
           settled: false,
+          cancelled: false,
           resolve: (result) => settle(() => resolve(result as Result)),
           reject: (error) => settle(() => reject(error)),
           detach: () => signal?.removeEventListener('abort', onAbort),
@@ -208,14 +275,16 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
     },
 
     get stats() {
-      return { waiting: queue.length, running: [...slots].filter((slot) => slot.job).length, finished, cancelled };
+      let running = 0;
+      for (const slot of slots) running += slot.jobs.length;
+      return { waiting: queue.length, running, finished, cancelled, expectedWaitMs: expectedWaitMs(running) };
     },
 
     async close() {
       closed = true;
       await Promise.all(unsettled);
-      // Cancelled jobs may still be running after their promise settled.
-      while ([...slots].some((slot) => slot.job)) await new Promise((resolve) => setTimeout(resolve, 5));
+      // Cancelled jobs may still be on a worker after their promise settled.
+      while ([...slots].some((slot) => slot.jobs.length > 0)) await new Promise((resolve) => setTimeout(resolve, 5));
       const workers = [...slots].map((slot) => slot.worker);
       slots.clear();
       await Promise.all(workers.map((worker) => worker.terminate()));

@@ -32,6 +32,18 @@ describe('the worker pool', () => {
     expect(results).toEqual(Array.from({ length: 20 }, (_, i) => `job ${i}`));
   });
 
+  it('hands a worker its next job while it runs one, so it need not wait for a busy pool thread', async () => {
+    const pool = testPool(1);
+    await pool.run('echo', 'started');
+    const first = pool.run('busy', 100);
+    const next = pool.run<number>('stamp', null);
+    // This thread is busy, as one answering hundreds of connections would be.
+    const busyUntil = Date.now() + 400;
+    while (Date.now() < busyUntil);
+    await first;
+    expect(await next).toBeLessThan(busyUntil);
+  });
+
   it("keeps a service error's status and text, and hides other errors' text behind the pool's name", async () => {
     const pool = testPool(1);
     const refused = await pool.run('refuse', null).catch((error: unknown) => error);
@@ -108,6 +120,6 @@ describe('the worker pool', () => {
     const accepted = [pool.run('busy', 20), pool.run('echo', 'second')];
     await pool.close();
     expect(await Promise.all(accepted)).toEqual([20, 'second']);
-    await expect(pool.run('echo', 'late')).rejects.toThrow(/closed/);
+    await expect(pool.run('echo', 'late')).rejects.toThrow(/shutting down/);
   });
 });
