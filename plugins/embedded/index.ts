@@ -1,11 +1,14 @@
 /**
  * The embedded basemap: Natural Earth land, coasts, borders and country names drawn as SVG,
- * fully offline. Options: `attribution` (text, default 'Natural Earth').
+ * fully offline, on a worker thread of its own (worker.ts). Options: `attribution` (text,
+ * default 'Natural Earth').
  */
 import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 import type { Basemap, BasemapPlugin, BasemapProvider, BasemapRequest } from '../../src/basemap/provider.ts';
-import { drawBasemap, type DrawnBasemap } from './draw.ts';
+import { createWorkerPool } from '../../src/workers/worker-pool.ts';
+import type { DrawnBasemap } from './draw.ts';
+import type { DrawJob } from './worker.ts';
 
 const DEFAULT_ATTRIBUTION = 'Natural Earth';
 /** Noto Sans ships with the project, so labels look the same on every host (no system fonts). */
@@ -17,17 +20,23 @@ const OPTION_NAMES = new Set(['attribution']);
 const embedded: BasemapPlugin = {
   create(options, context): BasemapProvider {
     const attribution = attributionOption(options, context.name);
+    const drawing = createWorkerPool({
+      entry: new URL('./worker.ts', import.meta.url),
+      workers: 1,
+      name: `basemap provider '${context.name}'`,
+      options: {},
+    });
     const drawn = new LRUCache<string, DrawnBasemap>({
       maxSize: CACHE_CHARACTERS,
       sizeCalculation: ({ below, above }) => below.length + (above?.length ?? 0) || 1,
     });
     return {
       name: context.name,
-      async render({ view, type, culture }: BasemapRequest): Promise<Basemap> {
+      async render({ view, type, culture, signal }: BasemapRequest): Promise<Basemap> {
         const key = [type, culture, view.zoom, view.left, view.top, view.width, view.height].join();
         let layers = drawn.get(key);
         if (layers === undefined) {
-          layers = drawBasemap(view, type, culture);
+          layers = await drawing.run<DrawnBasemap>('draw', { view, type, culture } satisfies DrawJob, { signal });
           drawn.set(key, layers);
         }
         return {
@@ -37,6 +46,7 @@ const embedded: BasemapPlugin = {
           fonts: [FONT_FILE],
         };
       },
+      close: () => drawing.close(),
     };
   },
 };
