@@ -5,7 +5,7 @@ import { echo, NotFoundError } from './errors.ts';
 import { admission } from './http/admission.ts';
 import type { AppEnv } from './http/context.ts';
 import { errorHandler, type ErrorSettings } from './http/errors.ts';
-import { detectFormat, limitUrlLength, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
+import { detectFormat, limitRequestSize, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
 import { requestSignal } from './http/request-signal.ts';
 import { imagesRoute } from './routes/images.ts';
 import { mapRoute } from './routes/map.ts';
@@ -27,7 +27,7 @@ export function buildApp(services: Services): Hono<AppEnv> {
   app.use(requestLog(logger));
   app.use(cors({ origin: '*', allowMethods: ['GET', 'HEAD'], exposeHeaders: ['X-Trace-Id'] }));
   app.use(detectFormat());
-  app.use(limitUrlLength());
+  app.use(limitRequestSize());
   app.use(requireKey(services.keys));
   app.use(onlyGet(errors));
 

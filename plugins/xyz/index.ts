@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { BasemapPlugin, BasemapProvider, PlacedImage } from '../../src/basemap/provider.ts';
 import { MAX_ZOOM } from '../../src/map/view.ts';
 import { tilesCovering } from './tile-grid.ts';
-import { createTileSource, untilAborted } from './tile-source.ts';
+import { createTileSource } from './tile-source.ts';
 import { checkTemplate, tileUrl } from './tile-url.ts';
 
 const optionsSchema = z
@@ -58,17 +58,17 @@ const plugin: BasemapPlugin = {
       name: context.name,
       async render({ view, culture, signal }) {
         const cultureCode = options.cultures[culture];
-        const all = Promise.all(
+        // Each tile's wait ends with the map's signal (tile-source.ts).
+        const placed = await Promise.all(
           tilesCovering(view, options.maxZoom).map(async (placement): Promise<PlacedImage | undefined> => {
             const address = { z: placement.z, x: placement.x, y: placement.y, culture: cultureCode };
             const key = `${encodeURIComponent(cultureCode)}/${address.z}/${address.x}/${address.y}`;
-            const tile = await tiles.get(key, tileUrl(options.url, address, subdomains));
+            const tile = await tiles.get(key, tileUrl(options.url, address, subdomains), signal);
             if (!tile) return undefined;
             const { left, top, size } = placement;
             return { x: left, y: top, width: size, height: size, ...tile };
           }),
         );
-        const placed = await untilAborted(all, signal, context.name);
         return {
           below: { images: placed.filter((image): image is PlacedImage => image !== undefined) },
           attribution: options.attribution,

@@ -1,7 +1,8 @@
 /**
  * Tiles over HTTP with two caches in front: memory (least recently used out, bounded in
  * bytes) and, optionally, a folder on disk. Maps that want the same tile at once share one
- * fetch. A tile server that fails, or is too slow, makes the basemap unavailable.
+ * fetch, which stops once every map that wanted it has stopped waiting. A tile server that
+ * fails, or is too slow, makes the basemap unavailable.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -28,8 +29,18 @@ export interface TileSourceOptions {
 }
 
 export interface TileSource {
-  /** The tile at `url`, cached under `key`; null when the server has none there (404, 204). */
-  get(key: string, url: string): Promise<Tile | null>;
+  /**
+   * The tile at `url`, cached under `key`; null when the server has none there (404, 204).
+   * `signal` ends this map's wait; the fetch itself stops when no map waits for it any more.
+   */
+  get(key: string, url: string, signal: AbortSignal): Promise<Tile | null>;
+}
+
+/** A fetch maps share, and how many of them still wait for it. */
+interface SharedFetch {
+  tile: Promise<Tile | null>;
+  controller: AbortController;
+  waiting: number;
 }
 
 const RETRY_DELAY_MS = 100;
@@ -43,12 +54,12 @@ export function createTileSource(options: TileSourceOptions): TileSource {
     maxSize: Math.max(1, options.cacheBytes),
     sizeCalculation: ({ tile }) => ENTRY_OVERHEAD_BYTES + (tile?.bytes.length ?? 0),
   });
-  const inFlight = new Map<string, Promise<Tile | null>>();
+  const inFlight = new Map<string, SharedFetch>();
 
-  const load = async (key: string, url: string): Promise<Tile | null> => {
+  const load = async (key: string, url: string, signal: AbortSignal): Promise<Tile | null> => {
     const stored = options.cacheDir === undefined ? undefined : await readStored(join(options.cacheDir, key));
     if (stored) return stored;
-    const tile = await fetchWithRetry(url, options);
+    const tile = await fetchWithRetry(url, options, signal);
     if (tile && options.cacheDir !== undefined) {
       store(join(options.cacheDir, key), tile.bytes).catch((error: unknown) =>
         options.logger.warn({ err: error, key }, 'could not write a tile to the disk cache'),
@@ -58,30 +69,38 @@ export function createTileSource(options: TileSourceOptions): TileSource {
   };
 
   return {
-    get(key, url) {
+    get(key, url, signal) {
       const cached = memory.get(key);
       if (cached) return Promise.resolve(cached.tile);
-      let pending = inFlight.get(key);
-      if (!pending) {
-        pending = load(key, url).then(
-          (tile) => {
-            if (options.cacheBytes > 0) memory.set(key, { tile });
-            return tile;
-          },
-        ).finally(() => inFlight.delete(key));
-        inFlight.set(key, pending);
+      let shared = inFlight.get(key);
+      if (!shared) {
+        const controller = new AbortController();
+        const tile = load(key, url, controller.signal)
+          .then((loaded) => {
+            if (options.cacheBytes > 0) memory.set(key, { tile: loaded });
+            return loaded;
+          })
+          .finally(() => inFlight.delete(key));
+        shared = { tile, controller, waiting: 0 };
+        inFlight.set(key, shared);
       }
-      return pending;
+      const fetching = shared;
+      fetching.waiting++;
+      const stopWaiting = () => {
+        if (--fetching.waiting === 0) fetching.controller.abort();
+      };
+      signal.addEventListener('abort', stopWaiting, { once: true });
+      return untilAborted(fetching.tile, signal, options.provider).finally(() => signal.removeEventListener('abort', stopWaiting));
     },
   };
 }
 
-async function fetchWithRetry(url: string, options: TileSourceOptions): Promise<Tile | null> {
+async function fetchWithRetry(url: string, options: TileSourceOptions, signal: AbortSignal): Promise<Tile | null> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await fetchOnce(url, options);
+      return await fetchOnce(url, options, signal);
     } catch (error) {
-      if (!(error instanceof RetryableFailure)) throw error;
+      if (!(error instanceof RetryableFailure) || signal.aborted) throw error;
       if (attempt >= options.retries) {
         throw new BasemapUnavailableError(options.provider, `${error.message} (${attempt + 1} attempt${attempt ? 's' : ''}).`);
       }
@@ -90,13 +109,13 @@ async function fetchWithRetry(url: string, options: TileSourceOptions): Promise<
   }
 }
 
-async function fetchOnce(url: string, options: TileSourceOptions): Promise<Tile | null> {
+async function fetchOnce(url: string, options: TileSourceOptions, signal: AbortSignal): Promise<Tile | null> {
   let response: Response;
   let bytes: Uint8Array;
   try {
     response = await fetch(url, {
       headers: { 'User-Agent': options.userAgent, Accept: 'image/png,image/jpeg,image/webp,image/*;q=0.8' },
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
     });
     bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {

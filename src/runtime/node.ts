@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import type { Socket } from 'node:net';
 import type { MalformedAnswer, MalformedStatus } from '../http/malformed.ts';
+import { MAX_HEAD_BYTES } from '../http/middleware.ts';
 import type { Format } from '../params/fields.ts';
 import { httpOrigin, type Runtime } from './runtime.ts';
 
@@ -24,8 +25,9 @@ export const nodeRuntime: Runtime = {
 };
 
 /**
- * node:http refuses a request whose head passes 16 KiB, or that is not HTTP, before the
- * app sees it; left to itself it writes a bare status line. This writes the envelope.
+ * node:http refuses a request whose head passes 16 KiB (its default, MAX_HEAD_BYTES), or
+ * that is not HTTP, before the app sees it; left to itself it writes a bare status line.
+ * This writes the envelope.
  */
 function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket, answerMalformed: MalformedAnswer): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -46,9 +48,6 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     })
     .catch(() => socket.destroy());
 }
-
-/** node:http's default limit on a request's line and headers together. */
-const MAX_HEAD_BYTES = 16 * 1024;
 
 function refusal(code: string | undefined, requestLineFits: boolean): { status: MalformedStatus; details: string } {
   if (code === 'HPE_HEADER_OVERFLOW') {

@@ -31,6 +31,8 @@ export interface TileServer {
   template: string;
   mode: TileMode;
   requests: { path: string; headers: IncomingHttpHeaders }[];
+  /** Requests whose client hung up before the tile was sent. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -41,10 +43,14 @@ export async function startTileServer(): Promise<TileServer> {
     template: '',
     mode: 'ok',
     requests: [],
+    abandoned: 0,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = createServer((request, response) => {
     state.requests.push({ path: request.url ?? '', headers: request.headers });
+    response.once('close', () => {
+      if (!response.writableFinished) state.abandoned++;
+    });
     const match = /^\/(\d+)\/(\d+)\/(\d+)\.png/.exec(request.url ?? '');
     if (state.mode === 'error' || !match) {
       response.writeHead(match ? 500 : 404).end();

@@ -127,6 +127,30 @@ describe('xyz provider', () => {
     expect(light).toBeGreaterThan(50);
   });
 
+  it('stops fetching the tiles of a map that ran out of time', async () => {
+    const slowTiles = await startTileServer();
+    slowTiles.mode = 'slow';
+    const impatient = await startServer({
+      dataDir,
+      limits: { requestTimeoutMs: 300 },
+      basemaps: {
+        providers: { slow: { plugin: 'xyz', options: { url: slowTiles.template, timeoutMs: 10_000, cacheBytes: 0 } } },
+        types: { Road: 'slow', Aerial: 'slow', AerialWithLabels: 'slow' },
+      },
+    });
+    try {
+      const response = await fetch(mapUrl(impatient, { file: 'points', fid: 0, zoom: 7, format: 'json' }));
+      expect(response.status).toBe(503);
+      expect(slowTiles.requests.length).toBeGreaterThan(0);
+      // Every tile request is hung up on, long before the tile server's 1.5 s.
+      while (slowTiles.abandoned < slowTiles.requests.length) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(slowTiles.abandoned).toBe(slowTiles.requests.length);
+    } finally {
+      await impatient.close();
+      await slowTiles.close();
+    }
+  });
+
   describe('when the tile server fails', () => {
     it.each([
       ['error', /answered HTTP 500 \(2 attempts\)/],

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverCommand, startServerProcess, type ServerProcess } from '../../bench/server-process.ts';
 import { decodePng } from '../support/png.ts';
@@ -72,6 +73,22 @@ describe('Node, Deno and Bun', () => {
     ]);
   });
 
+  it('answer a request whose headers pass 16 KiB with 431: in an envelope on Node and Deno, bare on Bun (it answers before the app sees it)', async () => {
+    const statuses = await Promise.all(
+      NAMES.map(async (name) => {
+        const { hostname, port } = new URL(servers.get(name)!.origin);
+        const head = await rawHead(hostname, Number(port), `GET ${REQUESTS[0]} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+        return [name, head.status, head.envelope];
+      }),
+    );
+    expect(statuses).toEqual([
+      ['node', 431, true],
+      ['deno', 431, true],
+      ['bun', 431, false],
+      ['deno, no ffi', 431, true],
+    ]);
+  });
+
   it('each stop on SIGTERM, with every process they started', async () => {
     for (const name of NAMES) {
       const server = servers.get(name)!;
@@ -81,6 +98,16 @@ describe('Node, Deno and Bun', () => {
     }
   }, 30_000);
 });
+
+/** The status of the answer to a raw request, and whether it came in an envelope. */
+async function rawHead(host: string, port: number, request: string): Promise<{ status: number; envelope: boolean }> {
+  const socket = connect(port, host);
+  socket.write(request);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return { status: Number(text.split(' ', 2)[1]), envelope: text.includes('<StatusCode>431</StatusCode>') };
+}
 
 /**
  * An answer with what may differ between runtimes taken out: the TraceId (time and random
