@@ -3,6 +3,7 @@
  * and decoded, mapped into the drawing space, fitted to the image, reduced to its pixels,
  * written as SVG and rasterized, with its hot spots.
  */
+import { byteListJson } from '../envelope/byte-list.ts';
 import { BadRequestError } from '../errors.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
@@ -41,13 +42,23 @@ export interface ImageJob {
   /** Douglas–Peucker tolerance in the shapefile's units; 0 keeps every vertex. */
   reduceTol: number;
   includeHotSpots: boolean;
+  /** The answer is JSON: the worker writes the PNG's list of byte values too. */
+  pngAsJson: boolean;
   useCache: boolean;
   limits: ImageLimits;
 }
 
 export interface DrawnImage {
   png: Uint8Array;
+  /** The PNG as JSON's list of byte values, when asked for (envelope/byte-list.ts). */
+  pngJson?: Uint8Array;
   hotSpots: HotSpot[] | null;
+}
+
+/** The drawn image as a job's result, its buffers moved rather than copied. */
+export function drawnImage(png: Uint8Array, hotSpots: HotSpot[] | null, pngAsJson: boolean): Handled {
+  const result: DrawnImage = pngAsJson ? { png, pngJson: byteListJson(png), hotSpots } : { png, hotSpots };
+  return { result, transfer: [png, result.pngJson].flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : [])) };
 }
 
 export function drawImage(job: ImageJob, context: DrawingContext): Handled {
@@ -84,6 +95,5 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
         checkpoint,
       )
     : null;
-  const result: DrawnImage = { png, hotSpots };
-  return { result, transfer: [png.buffer as ArrayBuffer] };
+  return drawnImage(png, hotSpots, job.pngAsJson);
 }

@@ -18,7 +18,7 @@ import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET, type DrawingContext } from './context.ts';
-import type { DrawnImage } from './draw-image.ts';
+import { drawnImage } from './draw-image.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
 
@@ -37,6 +37,8 @@ export interface MapJob {
   style: DrawStyle;
   basemap: Basemap;
   includeHotSpots: boolean;
+  /** The answer is JSON: the worker writes the PNG's list of byte values too. */
+  pngAsJson: boolean;
   useCache: boolean;
   limits: MapLimits;
 }
@@ -67,8 +69,7 @@ export function drawMap(job: MapJob, context: DrawingContext): Handled {
         checkpoint,
       )
     : null;
-  const result: DrawnImage = { png, hotSpots };
-  return { result, transfer: [png.buffer as ArrayBuffer] };
+  return drawnImage(png, hotSpots, job.pngAsJson);
 }
 
 /**

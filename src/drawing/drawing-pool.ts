@@ -26,6 +26,8 @@ export interface DrawingPool {
   drawMap(job: MapJob, signal: AbortSignal): Promise<DrawnImage>;
   readonly workers: number;
   readonly stats: PoolStats;
+  /** Resolves once every drawing worker has loaded. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
     // The listed features came from mapFeatures() and go back without being copied.
     drawMap: (job, signal) => pool.run('map', job, { signal, transfer: transferablesOf((job.features ?? []).map((f) => f.shape)) }),
     workers: options.workers,
+    ready: () => pool.ready(),
     get stats() {
       return pool.stats;
     },

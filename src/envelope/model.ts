@@ -6,6 +6,8 @@ export interface FeatureImage {
   itemId: number;
   featureId: number;
   png: Uint8Array;
+  /** The PNG as JSON's list of byte values, when a drawing worker wrote it (envelope/byte-list.ts). */
+  pngJson?: Uint8Array;
   /** null when includeHotSpots=0. */
   hotSpots: HotSpot[] | null;
 }

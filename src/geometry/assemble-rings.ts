@@ -47,9 +47,9 @@
  * meets them all as candidates, and a hole tracing the boundary of its candidates walks
  * its vertices for each of them.
  */
-import Flatbush from 'flatbush';
 import { ringsByDescendingArea } from './ring-area-order.ts';
 import { RingProbe } from './ring-containment.ts';
+import { EnvelopeHeap } from './ring-envelope-heap.ts';
 import { measureRings, type RingMeasures } from './ring-measures.ts';
 import { StepPacer } from './ring-steps.ts';
 
@@ -104,14 +104,20 @@ function windingCensus(ringStarts: Uint32Array, measures: RingMeasures): Winding
   return census;
 }
 
-/** Rule 5: for each ring, the outer ring it is a hole of, or NOT_A_HOLE. */
+/**
+ * Rule 5: for each ring, the outer ring it is a hole of, or NOT_A_HOLE. The rings are taken
+ * from the last sorted to the first, so that the envelopes searched for a ring are exactly
+ * those of the clockwise rings sorted before it: each clockwise ring leaves them when its
+ * turn comes.
+ */
 function enclosingOuterRings(xy: Float64Array, ringStarts: Uint32Array, measures: RingMeasures, pacer: StepPacer): Int32Array {
   const byArea = ringsByDescendingArea(measures.area, pacer);
   const search = new OuterRingSearch(measures, byArea, new RingProbe(xy, ringStarts, pacer), pacer);
   const enclosing = new Int32Array(byArea.length).fill(NOT_A_HOLE);
-  for (let rank = 1; rank < byArea.length; rank++) {
+  for (let rank = byArea.length - 1; rank >= 1; rank--) {
     const ring = byArea[rank];
-    if (measures.clockwise[ring] === 0) enclosing[ring] = search.outerRingAround(ring);
+    if (measures.clockwise[ring] === 1) search.leaveOut(ring);
+    else enclosing[ring] = search.outerRingAround(ring);
     pacer.step();
   }
   return enclosing;
@@ -119,75 +125,45 @@ function enclosingOuterRings(xy: Float64Array, ringStarts: Uint32Array, measures
 
 /** Finds, for a counter-clockwise ring, the clockwise ring organizePolygons makes it a hole of. */
 class OuterRingSearch {
-  private readonly rank: Uint32Array;
+  /** The clockwise rings in sorted order: item k of the envelope heap is outers[k]. */
   private readonly outers: Uint32Array;
-  private readonly outerBoxes: Flatbush;
-  /** Ranks of the current ring's candidates. */
-  private readonly candidates: Uint32Array;
+  private readonly envelopes: EnvelopeHeap;
 
   constructor(
     private readonly measures: RingMeasures,
     private readonly byArea: Uint32Array,
     private readonly probe: RingProbe,
-    private readonly pacer: StepPacer,
+    pacer: StepPacer,
   ) {
-    this.rank = new Uint32Array(byArea.length);
-    byArea.forEach((ring, rank) => (this.rank[ring] = rank));
     this.outers = byArea.filter((ring) => measures.clockwise[ring] === 1);
-    this.outerBoxes = new Flatbush(this.outers.length);
-    for (const ring of this.outers) this.outerBoxes.add(...boxOf(measures, ring));
-    this.outerBoxes.finish();
-    pacer.step(this.outers.length);
-    this.candidates = new Uint32Array(this.outers.length);
+    const boxes = new Float64Array(4 * this.outers.length);
+    this.outers.forEach((ring, item) => boxes.set(measures.boxes.subarray(4 * ring, 4 * ring + 4), 4 * item));
+    this.envelopes = new EnvelopeHeap(boxes, pacer);
+  }
+
+  /** Takes the clockwise ring sorted last among those left out of later searches. */
+  leaveOut(ring: number): void {
+    this.envelopes.removeHighest();
   }
 
   /**
    * GDAL scans the rings sorted before this one from the last back, skipping those that are
    * not clockwise or whose envelope does not contain this ring's, and stops at the first
-   * that passes the vertex test (the largest ring passes without it). The index yields
-   * exactly the rings it does not skip (a box containing this ring's box contains its
-   * corner, so asking for the boxes around that corner loses none); trying them by
-   * descending rank stops at the same one.
+   * that passes the vertex test (the largest ring passes without it). The envelope heap
+   * holds the clockwise rings sorted before this one and offers exactly those whose
+   * envelope contains this ring's, last sorted first: the same scan without the skipped rings.
    */
   outerRingAround(ring: number): number {
-    const [minX, minY, maxX, maxY] = boxOf(this.measures, ring);
-    const rank = this.rank[ring];
-    let found = 0;
-    this.outerBoxes.search(minX, minY, minX, minY, (item, x0, y0, x1, y1) => {
-      this.pacer.step();
-      const outerRank = this.rank[this.outers[item]];
-      if (outerRank < rank && x0 <= minX && y0 <= minY && x1 >= maxX && y1 >= maxY) this.candidates[found++] = outerRank;
-      return false;
-    });
-    if (found === 0) return NOT_A_HOLE;
-    // The last-ranked candidate nearly always takes the ring (a deeply nested ring has
-    // many candidates): try it before sorting the others.
-    const ranks = this.candidates.subarray(0, found);
-    this.moveLargestToEnd(ranks);
-    if (this.takes(ranks[found - 1], ring)) return this.byArea[ranks[found - 1]];
-    const others = ranks.subarray(0, found - 1).sort();
-    this.pacer.step(found * Math.log2(found));
-    for (let k = others.length - 1; k >= 0; k--) if (this.takes(others[k], ring)) return this.byArea[others[k]];
-    return NOT_A_HOLE;
+    const at = 4 * ring;
+    const [minX, minY, maxX, maxY] = this.measures.boxes.subarray(at, at + 4);
+    const item = this.envelopes.highestContaining(minX, minY, maxX, maxY, (item) => this.takes(this.outers[item], ring));
+    return item === -1 ? NOT_A_HOLE : this.outers[item];
   }
 
-  /** Whether the clockwise ring of rank `outerRank` takes `ring` as a hole (the largest ring needs no vertex test). */
-  private takes(outerRank: number, ring: number): boolean {
-    return outerRank === 0 || this.probe.liesInside(ring, this.byArea[outerRank]);
+  /** Whether the clockwise ring `outer` takes `ring` as a hole (the largest ring needs no vertex test). */
+  private takes(outer: number, ring: number): boolean {
+    return outer === this.byArea[0] || this.probe.liesInside(ring, outer);
   }
-
-  private moveLargestToEnd(ranks: Uint32Array): void {
-    let largest = 0;
-    for (let k = 1; k < ranks.length; k++) if (ranks[k] > ranks[largest]) largest = k;
-    this.pacer.step(ranks.length);
-    const end = ranks.length - 1;
-    [ranks[largest], ranks[end]] = [ranks[end], ranks[largest]];
-  }
-}
-
-function boxOf(measures: RingMeasures, ring: number): [number, number, number, number] {
-  const at = 4 * ring;
-  return [measures.boxes[at], measures.boxes[at + 1], measures.boxes[at + 2], measures.boxes[at + 3]];
 }
 
 /** Rule 6: outer rings in file order, each followed by its holes in file order. */

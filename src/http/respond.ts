@@ -35,11 +35,14 @@ export async function envelopeText(
   envelope: Envelope,
   format: Format,
   settings: EnvelopeSettings,
-): Promise<{ contentType: string; body: string }> {
+): Promise<{ contentType: string; body: string | Uint8Array<ArrayBuffer> }> {
   if (format === 'xml') {
     return { contentType: 'application/xml; charset=utf-8', body: await envelopeToXml(envelope, settings.schemaNamespace) };
   }
-  return { contentType: 'application/json; charset=utf-8', body: envelopeToJson(envelope, settings.schemaNamespace) };
+  return {
+    contentType: 'application/json; charset=utf-8',
+    body: envelopeToJson(envelope, settings.schemaNamespace) as Uint8Array<ArrayBuffer>,
+  };
 }
 
 /** A successful answer: the collection in an envelope with status 200. */

@@ -33,7 +33,7 @@ export async function createImages(
   const files = await shapefileForKey(services.catalog, request.file, grant);
   const images: FeatureImage[] = [];
   for (const [index, refs] of groups.entries()) {
-    const { png, hotSpots } = await services.drawing.drawImage(
+    const drawn = await services.drawing.drawImage(
       {
         files,
         refs,
@@ -44,12 +44,13 @@ export async function createImages(
         style: request.style,
         reduceTol: request.reduceTol,
         includeHotSpots: request.includeHotSpots,
+        pngAsJson: request.format === 'json',
         useCache: !request.noCache,
         limits: { maxImageVertices: limits.maxImageVertices, maxRings: limits.maxRings },
       },
       signal,
     );
-    images.push({ itemId: index + 1, featureId: request.singleImage ? -1 : refs[0].parent, png, hotSpots });
+    images.push({ itemId: index + 1, featureId: request.singleImage ? -1 : refs[0].parent, ...drawn });
   }
   return { itemId: 1, shapefile: files.name, images };
 }

@@ -41,7 +41,7 @@ export async function createMap(request: MapRequest, grant: KeyGrant, services: 
   const placement = placeView(centre, zoom, width, height);
 
   const basemap = await services.basemaps.render({ view: placement.view, type: request.type, culture: request.culture, signal });
-  const { png, hotSpots } = await services.drawing.drawMap(
+  const drawn = await services.drawing.drawMap(
     {
       files,
       features: listed?.features,
@@ -54,13 +54,14 @@ export async function createMap(request: MapRequest, grant: KeyGrant, services: 
       style: request.style,
       basemap,
       includeHotSpots: request.includeHotSpots,
+      pngAsJson: request.format === 'json',
       useCache,
       limits,
     },
     signal,
   );
   return {
-    collection: { itemId: 1, shapefile: files.name, images: [{ itemId: 1, featureId: -1, png, hotSpots }] },
+    collection: { itemId: 1, shapefile: files.name, images: [{ itemId: 1, featureId: -1, ...drawn }] },
     attribution: basemap.attribution.trim(),
   };
 }

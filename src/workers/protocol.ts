@@ -16,6 +16,11 @@ export interface JobMessage {
   request: unknown;
 }
 
+/** What a worker says once it has loaded and serves jobs. */
+export interface ReadyMessage {
+  ready: true;
+}
+
 export type ReplyMessage =
   | { id: number; result: unknown; notes?: string[] }
   | { id: number; failure: SerializedError; notes?: string[] }

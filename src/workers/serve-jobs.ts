@@ -5,7 +5,15 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Checkpoint } from '../geometry/simplify.ts';
-import { cancellationMark, JOBS_PER_WORKER, serializeError, type JobMessage, type ReplyMessage, type WorkerStart } from './protocol.ts';
+import {
+  cancellationMark,
+  JOBS_PER_WORKER,
+  serializeError,
+  type JobMessage,
+  type ReadyMessage,
+  type ReplyMessage,
+  type WorkerStart,
+} from './protocol.ts';
 
 export interface JobContext {
   checkpoint: Checkpoint;
@@ -61,4 +69,5 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
       port.postMessage({ id, failure: serializeError(error), notes } satisfies ReplyMessage);
     }
   });
+  port.postMessage({ ready: true } satisfies ReadyMessage);
 }

@@ -1,6 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import { OverloadedError } from '../errors.ts';
-import { cancellationMark, deserializeError, JOBS_PER_WORKER, type JobMessage, type ReplyMessage, type WorkerStart } from './protocol.ts';
+import {
+  cancellationMark,
+  deserializeError,
+  JOBS_PER_WORKER,
+  type JobMessage,
+  type ReadyMessage,
+  type ReplyMessage,
+  type WorkerStart,
+} from './protocol.ts';
 import { workerModule } from './worker-module.ts';
 
 export interface WorkerPoolOptions<Options> {
@@ -49,6 +57,8 @@ export interface PoolStats {
 export interface WorkerPool {
   run<Result>(kind: string, request: unknown, options?: RunOptions): Promise<Result>;
   readonly stats: PoolStats;
+  /** Resolves once every worker has loaded and serves jobs. */
+  ready(): Promise<void>;
   /** Refuses new jobs, finishes the accepted ones, then stops the workers. */
   close(): Promise<void>;
 }
@@ -76,6 +86,8 @@ interface Slot {
   nextSeq: number;
   /** Since when the worker has been on its current job: its handing over, or the answer before it. */
   busySince: number;
+  /** The worker has loaded and said so. */
+  ready: boolean;
   stuckTimer?: ReturnType<typeof setTimeout>;
 }
 
@@ -115,13 +127,22 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
       jobs: [],
       nextSeq: 0,
       busySince: 0,
+      ready: false,
     };
     slot.worker.unref();
-    slot.worker.on('message', (reply: ReplyMessage) => onReply(slot, reply));
+    slot.worker.on('message', (message: ReplyMessage | ReadyMessage) => ('ready' in message ? onReady(slot) : onReply(slot, message)));
     slot.worker.on('error', (error) => replace(slot, String(error?.message ?? error)));
     slot.worker.on('exit', (code) => replace(slot, `exited with code ${code}`));
     slots.add(slot);
     return slot;
+  }
+
+  const readyWaiters: (() => void)[] = [];
+  const allReady = () => slots.size >= options.workers && [...slots].every((slot) => slot.ready);
+
+  function onReady(slot: Slot): void {
+    slot.ready = true;
+    if (allReady()) for (const resolve of readyWaiters.splice(0)) resolve();
   }
 
   function onReply(slot: Slot, reply: ReplyMessage): void {
@@ -273,6 +294,8 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
       unsettled.add(settled);
       return promise;
     },
+
+    ready: () => (allReady() ? Promise.resolve() : new Promise<void>((resolve) => readyWaiters.push(resolve))),
 
     get stats() {
       let running = 0;

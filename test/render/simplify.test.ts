@@ -23,10 +23,18 @@ describe('simplifyGeometry', () => {
     expect(simplifyGeometry(line, 0)).toBe(line);
   });
 
-  it('drops vertices within the tolerance and keeps both ends (and the end of each 256-vertex window)', () => {
-    const coordinates = wigglyLine(1000);
+  it('drops vertices within the tolerance and keeps both ends (and the end of each 4096-vertex window)', () => {
+    const coordinates = wigglyLine(10_000);
     const simplified = simplifyGeometry({ type: 'LineString', coordinates }, 0.5) as LineString;
-    expect(simplified.coordinates).toEqual([0, 256, 512, 768, 999].map((i) => coordinates[i]));
+    expect(simplified.coordinates).toEqual([0, 4096, 8192, 9999].map((i) => coordinates[i]));
+  });
+
+  it('looks at each vertex a bounded number of times, keeping what a line it cannot settle in that time has', () => {
+    // A zigzag that makes every split cut off one vertex: plain Douglas–Peucker would look
+    // at each vertex thousands of times here (seconds); within its bound it keeps them.
+    const zigzag: Position[] = Array.from({ length: 200_000 }, (_, i) => [i * 1e-3, (i % 2) * 10 + i * 1e-4]);
+    const simplified = simplifyGeometry({ type: 'LineString', coordinates: zigzag }, 1e-6) as LineString;
+    expect(simplified.coordinates.length).toBe(zigzag.length);
   });
 
   it('keeps vertices that stand out more than the tolerance', () => {

@@ -108,6 +108,15 @@ describe('the worker pool', () => {
     await expect(pool.run('echo', 'again')).resolves.toBe('again');
   });
 
+  it('says when every worker has loaded', async () => {
+    const pool = testPool(2);
+    await pool.ready();
+    // Loaded workers take a job at once: nothing waits.
+    const results = Promise.all([pool.run('echo', 'a'), pool.run('echo', 'b')]);
+    expect(pool.stats).toMatchObject({ waiting: 0, running: 2 });
+    await results;
+  });
+
   it('passes on what a worker asks to have logged', async () => {
     const notes: string[] = [];
     const pool = testPool(1, { notes });
