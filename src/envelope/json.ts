@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { byteListJson } from './byte-list.ts';
 import { RESOURCE_TYPE, type Envelope, type FeatureImage } from './model.ts';
 
@@ -23,7 +24,7 @@ export function envelopeToJson(envelope: Envelope, namespace: string): Uint8Arra
   const parts: Uint8Array[] = [encoder.encode(`${head.slice(0, -1)},"Resource":${resourceHead.slice(0, -1)},"ShapefileFeatureImages":[`)];
   images.forEach((image, i) => parts.push(...imageToJson(image, i > 0)));
   parts.push(encoder.encode(']}}'));
-  return concat(parts);
+  return Buffer.concat(parts);
 }
 
 function imageToJson(image: FeatureImage, afterAnother: boolean): Uint8Array[] {
@@ -34,12 +35,3 @@ function imageToJson(image: FeatureImage, afterAnother: boolean): Uint8Array[] {
   ];
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.length;
-  }
-  return whole;
-}
