@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Position } from 'geojson';
 import type { Geometry } from '../src/geometry/types.ts';
 import { ShapeType } from '../src/shapefile/types.ts';
-import { createShapefileWriter } from '../src/shapefile/writer.ts';
+import { createShapefileWriter } from '../scripts/lib/shapefile-writer.ts';
 
 /** The ESRI `.prj` of RD New, as Dutch GIS software writes it (no datum shift in it). */
 const RD_NEW_PRJ =

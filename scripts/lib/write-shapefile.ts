@@ -1,5 +1,5 @@
 import type { Geometry } from '../../src/geometry/types.ts';
-import { createShapefileWriter, type DbfField, type ShapefileWriterOptions } from '../../src/shapefile/writer.ts';
+import { createShapefileWriter, type DbfField, type ShapefileWriterOptions } from './shapefile-writer.ts';
 
 export interface ShapefileRecord {
   geometry: Geometry;

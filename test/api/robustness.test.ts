@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { square, writeFixtures } from '../support/fixtures.ts';
 import { decodePng } from '../support/png.ts';
 import { imagesUrl, startServer, TEST_KEY, type TestServer } from '../support/server.ts';
-import { createShapefileWriter } from '../../src/shapefile/writer.ts';
+import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
 import { ShapeType } from '../../src/shapefile/types.ts';
 
 let server: TestServer | undefined;

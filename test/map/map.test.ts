@@ -3,7 +3,7 @@ import proj4 from 'proj4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RD_NEW_PROJ4 } from '../../src/shapefile/crs.ts';
 import { ShapeType } from '../../src/shapefile/types.ts';
-import { createShapefileWriter } from '../../src/shapefile/writer.ts';
+import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
 import { writeFixtures } from '../support/fixtures.ts';
 import { decodePng, type DecodedPng } from '../support/png.ts';
 import { startServer, type TestServer } from '../support/server.ts';

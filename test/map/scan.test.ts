@@ -3,7 +3,7 @@ import type { Position } from 'geojson';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalog, type TestCatalog } from '../support/catalog.ts';
 import { ShapeType } from '../../src/shapefile/types.ts';
-import { createShapefileWriter } from '../../src/shapefile/writer.ts';
+import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 afterAll(removeTempDirs);

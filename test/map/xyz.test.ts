@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShapeType } from '../../src/shapefile/types.ts';
-import { createShapefileWriter } from '../../src/shapefile/writer.ts';
+import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
 import { RD_NEW_PRJ, writeFixtures } from '../support/fixtures.ts';
 import { decodePng, type DecodedPng } from '../support/png.ts';
 import { startServer, type TestServer } from '../support/server.ts';

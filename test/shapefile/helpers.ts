@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Geometry } from '../../src/geometry/types.ts';
-import { createShapefileWriter, type DbfField } from '../../src/shapefile/writer.ts';
+import { createShapefileWriter, type DbfField } from '../../scripts/lib/shapefile-writer.ts';
 
 export interface WriteOptions {
   fields?: DbfField[];

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Position } from 'geojson';
-import { createShapefileWriter } from '../../src/shapefile/writer.ts';
+import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
 import { ShapeType } from '../../src/shapefile/types.ts';
 import type { Geometry } from '../../src/geometry/types.ts';
 

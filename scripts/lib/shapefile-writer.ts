@@ -1,16 +1,18 @@
 /**
- * Streams a shapefile (.shp, .shx, .dbf, .cpg and optionally .prj) to disk, one record at
- * a time, so files of millions of features are written in constant memory.
+ * Streams a shapefile (.shp, .shx, .dbf, .cpg and optionally .prj) to disk, one record at a
+ * time, so files of millions of features are written in constant memory. A tool for tests,
+ * the benchmark and the sample data, not part of the service; tests that must catch a
+ * misreading shared by writer and reader use files written by GDAL and pyshp instead.
  *
  * Z types take Z from a position's third value and M from its fourth; M types take M
  * from the third. Missing values are written as 0.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import type { Position } from 'geojson';
-import type { Geometry } from '../geometry/types.ts';
-import { ShapeType } from './types.ts';
+import type { Geometry } from '../../src/geometry/types.ts';
+import { ShapeType } from '../../src/shapefile/types.ts';
 import { ChunkedFile } from './chunked-file.ts';
-import { encoderFor, encodingFromLabel, ldidFor } from './encoding.ts';
+import { encoderFor, encodingFromLabel, ldidFor } from '../../src/shapefile/encoding.ts';
 
 export interface DbfField {
   /** At most 10 ASCII characters. */
