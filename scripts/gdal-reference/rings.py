@@ -3,23 +3,27 @@
 
 Writes small Polygon, PolygonZ and PolygonM shapefiles into test/fixtures/rings/, each
 record holding exactly the rings (winding, order, closure) listed below, checks by reading
-the bytes back that the files hold exactly that, then asks the GDAL installed here
-(`ogrinfo -ro -al -q`) how it organizes every record into polygons, and writes the answer
-to test/fixtures/rings/reference.json: for every feature, its polygons in GDAL's order,
-each as the indices (among the record's parts) of its rings, outer ring first.
+the bytes back that the files hold exactly that, then asks the GDAL installed here how it
+organizes every record into polygons, and writes the answer to
+test/fixtures/rings/reference.json: for every feature, its polygons in GDAL's order, each as
+the indices (among the record's parts) of its rings, outer ring first.
 
 GDAL's rings are matched to the record's parts by their coordinates (x, y and, where the
 WKT has them, z and m). Parts with identical coordinates cannot be told apart that way;
 they are listed under "identical", and the PolygonM fixtures tag such rings with distinct
 m values so that GDAL's choice among them is known too.
 
-ogrinfo's WKT is used rather than ogr2ogr's GeoJSON: it keeps m, and it prints the rings
-exactly as the reader built them (the GeoJSON writer has options that re-orient rings).
+GDAL is asked through `ogrinfo -ro -al -q`, whose WKT keeps m and prints the rings exactly
+as the reader built them (ogr2ogr's GeoJSON writer has options that re-orient rings). The
+hostile fixtures (rings of every magnitude, down to subnormal coordinates, which the WKT
+prints as 0.0) are read through GDAL's Python bindings instead, which give the doubles.
 
 Run from anywhere: /usr/bin/python3 scripts/gdal-reference/rings.py
-Needs pyshp (`import shapefile`) and GDAL's command-line tools (ogrinfo).
+Needs pyshp (`import shapefile`), GDAL's command-line tools (ogrinfo) and its Python
+bindings (python3-gdal).
 """
 import json
+import math
 import os
 import re
 import struct
@@ -179,6 +183,131 @@ M_CASES = [
     ('PolygonM: 17 identical outers and a hole', with_m([A] * 17 + [HA])),
 ]
 
+
+# Records that made organizing rings costly or inexact before: many rings around one point
+# (envelopes containing every hole, or only its corner), a comb whose teeth every ray
+# crosses, holes walking along their outer ring's boundary, and coordinates far from
+# ordinary magnitudes, where GDAL's products underflow or overflow.
+
+
+def comb(teeth, scale=1.0):
+    """A clockwise comb: a band along y = 0…10 with teeth up to y = 100, a notch x = 4t+2 … 4t+3 between them."""
+    ring = [(0, 0), (0, 100)]
+    for t in range(teeth):
+        ring += [(4 * t + 2, 100), (4 * t + 2, 10), (4 * t + 3, 10), (4 * t + 3, 100)]
+    ring += [(4 * teeth, 100), (4 * teeth, 0), (0, 0)]
+    return [(x * scale, y * scale) for x, y in ring]
+
+
+def comb_holes(teeth, scale=1.0):
+    """Holes in the teeth, in the notches, and on the notches' edges (walking along them into a tooth or into the notch)."""
+    holes = []
+    for t in range(0, teeth, 3):
+        x = 4 * t
+        holes.append(box(x + 0.5, 20 + t % 50, x + 1.5, 90, cw=False))                 # in a tooth
+        holes.append(box(x + 2.25, 30, x + 2.75, 95, cw=False))                        # in a notch
+        holes.append([(x + 2, 40), (x + 2, 70), (x + 1.5, 55), (x + 2, 40)])           # along a notch edge, then into the tooth
+        holes.append([(x + 2, 40), (x + 2.5, 55), (x + 2, 70), (x + 2, 40)])           # on a notch edge, then into the notch
+        holes.append([(x + 2, 10), (x + 2.5, 5), (x + 3, 10), (x + 2, 10)])            # along a notch bottom, then into the band
+    return [[(x * scale, y * scale) for x, y in hole] for hole in holes]
+
+
+def comb_case(scale):
+    teeth = 40
+    frame = [(x * scale, y * scale) for x, y in box(-10, -10, 4 * teeth + 10, 110)]
+    return [frame, comb(teeth, scale)] + comb_holes(teeth, scale)
+
+
+def spiral(turns):
+    """A clockwise band winding `turns` times around (500, 500), 24 vertices a turn on each side."""
+    def at(k, offset):
+        a = -k * 2 * math.pi / 24
+        r = offset + 6 * k / 24
+        return (round(500 + r * math.cos(a), 3), round(500 + r * math.sin(a), 3))
+    inner = [at(k, 10) for k in range(turns * 24)]
+    outer = [at(k, 13) for k in range(turns * 24 - 1, -1, -1)]
+    return rev(inner + outer + [inner[0]])
+
+
+def spiral_case():
+    holes = []
+    for k in range(0, 10 * 24, 7):
+        x, y = spiral_point(k, (1.5, 4.5)[k % 2])
+        holes.append(box(x, y, round(x + 0.3, 3), round(y + 0.3, 3), cw=False))
+    return [box(0, 0, 1000, 1000), spiral(10)] + holes
+
+
+def spiral_point(k, offset):
+    a = -k * 2 * math.pi / 24
+    r = 10 + 6 * k / 24 + offset
+    return round(500 + r * math.cos(a), 3), round(500 + r * math.sin(a), 3)
+
+
+def crossing_case():
+    """Envelopes that contain every hole's lower-left corner but not the hole, some that contain it, and a large outer ring."""
+    rings = [box(-1000, -1000, 1000, 1000)]
+    for k in range(24):
+        s = 10 + k
+        rings.append(box(-s, -s, 0.5, s) if k % 3 == 0 else box(-s, -s, s, 0.5) if k % 3 == 1 else box(-s, -s, s, s))
+    for k in range(12):
+        x, y = 0.03 * k, 0.02 * k
+        rings.append(box(x, y, x + 1, y + 1, cw=False))
+    return rings
+
+
+def bays_case():
+    """Triangles whose envelopes hold the holes while they do not: GDAL tries each of them for each hole."""
+    rings = [box(-1000, -1000, 1000, 1000)]
+    for k in range(12):
+        a = 3 + k
+        rings.append([(-a - 1, -a - 1), (-a - 1, a - 1), (a - 1, -a - 1), (-a - 1, -a - 1)])
+    for k in range(8):
+        x, y = 0.1 * k, 0.05 * k
+        rings.append(box(x, y, x + 0.1, y + 0.1, cw=False))
+    return rings
+
+
+def shared_side_nesting(levels):
+    """Islands and lakes, each lake sharing its island's left side: every lake's first vertex lies on its island's boundary."""
+    rings = []
+    for level in range(0, levels, 2):
+        rings.append(box(level, level, 1000 - level, 1000 - level))
+        rings.append(box(level, level + 1, 1000 - level - 1, 1000 - level - 1, cw=False))
+    return rings
+
+
+def square(x, y, counter_clockwise):
+    ring = [(x, y), (x + 0.1, y), (x + 0.1, y + 0.1), (x, y + 0.1), (x, y)]
+    return ring if counter_clockwise else [ring[0]] + ring[-2:0:-1] + [ring[0]]
+
+
+def subnormal_edge_case():
+    """Squares around a sliver whose ring has an edge of subnormal length at the origin: GDAL's
+    products with that edge round to zero, so that it finds points a quarter away on the
+    sliver's boundary (the record a random comparison with GDAL found)."""
+    sliver = [(0.0, 0.0), (0.0, 5e-324)] + [(-1.0 - k / 100.0, 1.0 + k / 100.0) for k in range(158)] + [(-3.0, -3.0), (0.0, 0.0)]
+    corners = [(-1, 0, 1), (0.25, 5e-324, 1), (-1, 5e-324, 0), (-2, 5e-324, 1), (-1, 5e-324, 1), (0.25, -0.5, 0),
+               (-2, 1e-320, 0), (0.5, -0.5, 1), (0.25, 0, 1), (0.5, 1e-320, 1), (0.5, 1e-320, 0), (0.5, 5e-324, 1),
+               (-1, 1e-320, 1), (-0.25, 0, 1), (-0.25, 0, 1)]
+    rings = [square(x, y, ccw) for x, y, ccw in corners]
+    rings += [box(-100, -100, 100, 100), rev(sliver)]
+    rings += [square(x, y, ccw) for x, y, ccw in [(-0.25, 0, 1), (-1, 5e-324, 0), (-1, 1e-320, 1)]]
+    return rings
+
+
+HOSTILE = [
+    ('comb: holes in its teeth, in its notches and along their edges', comb_case(1.0)),
+    ('comb at 1e-140 (coordinates below 2^-440)', comb_case(1e-140)),
+    ('comb at 1e-160 (products near underflow)', comb_case(1e-160)),
+    ('comb at 1e150 (coordinates above 2^490)', comb_case(1e150)),
+    ('comb at 1e160 (products overflow)', comb_case(1e160)),
+    ('spiral band with holes between its turns and in it', spiral_case()),
+    ('envelopes around the holes\' lower-left corners, some around the holes', crossing_case()),
+    ('triangles whose envelopes hold the holes', bays_case()),
+    ('30 levels of islands and lakes sharing their left sides', shared_side_nesting(30)),
+    ('edge of subnormal length at the origin', subnormal_edge_case()),
+]
+
 FILES = [
     ('winding', shapefile.POLYGON, WINDING),
     ('nesting', shapefile.POLYGON, NESTING),
@@ -186,7 +315,10 @@ FILES = [
     ('ties', shapefile.POLYGON, TIES),
     ('polygonz', shapefile.POLYGONZ, Z_CASES),
     ('polygonm', shapefile.POLYGONM, M_CASES),
+    ('hostile', shapefile.POLYGON, HOSTILE),
 ]
+# Files whose coordinates ogrinfo's WKT would round: read through GDAL's Python bindings.
+EXACT_FILES = {'hostile'}
 
 # --------------------------------------------------------------------------- writing
 
@@ -235,7 +367,7 @@ def check_written(path, cases):
 
 
 def gdal_features(path):
-    """{fid: WKT} from ogrinfo, and ogrinfo's warnings."""
+    """({fid: (dimensions, polygons)}, warnings) from ogrinfo's WKT."""
     run = subprocess.run(['ogrinfo', '-ro', '-al', '-q', path], capture_output=True, text=True, check=True)
     features, fid = {}, None
     for line in run.stdout.splitlines():
@@ -243,8 +375,26 @@ def gdal_features(path):
         if match:
             fid = int(match.group(1))
         elif fid is not None and re.match(r'  (MULTI)?POLYGON', line):
-            features[fid] = line.strip()
+            features[fid] = parse_wkt(line.strip())
     warnings = [w for w in run.stderr.splitlines() if w.strip()]
+    return features, warnings
+
+
+def gdal_features_exact(path):
+    """The same for a Polygon file, through GDAL's Python bindings: the doubles themselves."""
+    from osgeo import gdal, ogr
+    warnings = []
+    gdal.PushErrorHandler(lambda _class, _number, message: warnings.append(message))
+    dataset = ogr.Open(path)
+    features = {}
+    for feature in dataset.GetLayer(0):
+        geometry = feature.GetGeometryRef()
+        polygons = [geometry] if geometry.GetGeometryType() == ogr.wkbPolygon else \
+            [geometry.GetGeometryRef(k) for k in range(geometry.GetGeometryCount())]
+        features[feature.GetFID()] = ('', [[[ring.GetPoint_2D(v) for v in range(ring.GetPointCount())]
+                                            for ring in (polygon.GetGeometryRef(k) for k in range(polygon.GetGeometryCount()))]
+                                           for polygon in polygons])
+    gdal.PopErrorHandler()
     return features, warnings
 
 
@@ -283,11 +433,11 @@ def comparable(point, shape_type, dims):
     return tuple(float(v) for v in values)
 
 
-def organize(path, shape_type, cases):
-    features, warnings = gdal_features(path)
+def organize(path, shape_type, cases, exact):
+    features, warnings = (gdal_features_exact if exact else gdal_features)(path)
     entries = []
     for fid, (label, rings) in enumerate(cases):
-        dims, polygons = parse_wkt(features[fid])
+        dims, polygons = features[fid]
         keys = [tuple(comparable(p, shape_type, dims) for p in ring) for ring in rings]
         unused = list(range(len(rings)))
         grouped = []
@@ -322,12 +472,13 @@ def compact_json(reference):
 def main():
     os.makedirs(OUT, exist_ok=True)
     version = subprocess.run(['ogrinfo', '--version'], capture_output=True, text=True, check=True).stdout.strip()
-    reference = {'gdal': version, 'command': 'ogrinfo -ro -al -q', 'files': {}}
+    reference = {'gdal': version, 'files': {}}
     for name, shape_type, cases in FILES:
         path = write(name, shape_type, cases)
         check_written(path, cases)
-        features, warnings = organize(path, shape_type, cases)
-        reference['files'][name + '.shp'] = {'warnings': sorted(set(warnings)), 'features': features}
+        features, warnings = organize(path, shape_type, cases, name in EXACT_FILES)
+        reader = 'osgeo.ogr (GDAL Python bindings)' if name in EXACT_FILES else 'ogrinfo -ro -al -q'
+        reference['files'][name + '.shp'] = {'reader': reader, 'warnings': sorted(set(warnings)), 'features': features}
     with open(os.path.join(OUT, 'reference.json'), 'w') as out:
         out.write(compact_json(reference))
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))

@@ -54,29 +54,27 @@ function linearArea(xy: Float64Array, first: number, end: number, pacer: StepPac
  * Needs at least 2 vertices.
  */
 function isClockwise(xy: Float64Array, first: number, end: number, pacer: StepPacer): boolean {
-  const count = end - first;
-  const x = (k: number) => xy[2 * (first + k)];
-  const y = (k: number) => xy[2 * (first + k) + 1];
-  let pivot = 0;
+  const last = end - 1;
+  let pivot = first;
   let useGreen = false;
-  for (let i = 1; i < count - 1; i++) {
-    if (y(i) < y(pivot) || (y(i) === y(pivot) && x(i) > x(pivot))) {
+  for (let i = first + 1; i < last; i++) {
+    const x = xy[2 * i];
+    const y = xy[2 * i + 1];
+    if (y < xy[2 * pivot + 1] || (y === xy[2 * pivot + 1] && x > xy[2 * pivot])) {
       pivot = i;
       useGreen = false;
-    } else if (y(i) === y(pivot) && x(i) === x(pivot)) {
+    } else if (y === xy[2 * pivot + 1] && x === xy[2 * pivot]) {
       useGreen = true;
     }
     pacer.step();
   }
-  const before = pivot === 0 ? count - 2 : pivot - 1;
-  const after = pivot + 1 >= count - 1 ? 0 : pivot + 1;
-  if (nearPivot(x(before) - x(pivot), y(before) - y(pivot)) || nearPivot(x(after) - x(pivot), y(after) - y(pivot))) {
-    useGreen = true;
-  }
-  const dx0 = x(before) - x(pivot);
-  const dy0 = y(before) - y(pivot);
-  const dx1 = x(after) - x(pivot);
-  const dy1 = y(after) - y(pivot);
+  const before = pivot === first ? last - 1 : pivot - 1;
+  const after = pivot + 1 >= last ? first : pivot + 1;
+  const dx0 = xy[2 * before] - xy[2 * pivot];
+  const dy0 = xy[2 * before + 1] - xy[2 * pivot + 1];
+  const dx1 = xy[2 * after] - xy[2 * pivot];
+  const dy1 = xy[2 * after + 1] - xy[2 * pivot + 1];
+  if (nearPivot(dx0, dy0) || nearPivot(dx1, dy1)) useGreen = true;
   const cross = dx1 * dy0 - dx0 * dy1;
   if (!useGreen) {
     if (cross > 0) return false;

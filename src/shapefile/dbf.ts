@@ -82,8 +82,9 @@ function decodeValue(type: string, bytes: Uint8Array, decode: TextDecode): Attri
       return flag === 'Y' || flag === 'T' ? true : flag === 'N' || flag === 'F' ? false : null;
     }
     case 'D': {
+      // "00000000" is how dBASE writers (GDAL, pyshp) leave a date out: null, as in GDAL's DBFIsValueNULL.
       const date = /^(\d{4})(\d{2})(\d{2})$/.exec(ascii(bytes).trim());
-      return date ? `${date[1]}-${date[2]}-${date[3]}` : null;
+      return date && date[0] !== '00000000' ? `${date[1]}-${date[2]}-${date[3]}` : null;
     }
     default: {
       const text = decode(bytes).trim();

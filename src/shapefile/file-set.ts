@@ -14,11 +14,11 @@ import { decodeRow, parseDbfHeader, parseDbfPrefix, DBF_PREFIX_BYTES, type Attri
 import { dbfEncoding, decoderFor, type TextDecode } from './encoding.ts';
 import type { FeatureCache } from './feature-cache.ts';
 import { openInside, unchangedOnDisk, type OpenedFile } from './open-inside.ts';
-import { readAt, readInto } from './positional-read.ts';
-import { shxIndex, walkIndex, type RecordIndex } from './record-index.ts';
-import { walkRecords, type RawRecord } from './record-scan.ts';
-import { HEADER_BYTES, parseMainHeader, shapeTypeName } from './shp-header.ts';
-import { baseShapeType, decodeRecord, RECORD_HEADER_BYTES } from './shp-record.ts';
+import { readAt } from './positional-read.ts';
+import { shxIndex, walkIndex, type RecordIndex, type RecordLocation } from './record-index.ts';
+import { DELETED, deletedRows, walkRecords, type RawRecord } from './record-scan.ts';
+import { HEADER_BYTES, parseMainHeader, shapeTypeName, type MainHeader } from './shp-header.ts';
+import { baseShapeType, decodeRecord, delimitRecord, hasZ, RECORD_HEADER_BYTES } from './shp-record.ts';
 import { ShapeType, type Crs } from './types.ts';
 
 /** Absolute paths of the files of one shapefile; only the .shp is required. */
@@ -45,10 +45,11 @@ export interface ReadShapeOptions {
 
 export interface OpenShapefile {
   readonly name: string;
+  /** The shape type GDAL gives the layer: the `.shx` header's, else the `.shp` header's. */
   readonly shapeType: number;
-  /** Number of records (from the `.shx`, or from walking the `.shp` when it is missing). */
+  /** Number of records (from the `.shx` header, or from walking the `.shp` when it is missing). */
   readonly featureCount: number;
-  /** Bounding box from the `.shp` header. */
+  /** Bounding box from the header GDAL takes it from: the `.shx`'s, else the `.shp`'s. */
   readonly bbox: BBox;
   readonly crs: Crs;
   /** Side files that were present but are not used, for the log. */
@@ -58,19 +59,20 @@ export interface OpenShapefile {
    * `.shp` read): what a request's budget is checked against before any decoding.
    */
   vertexBound(fid: number): number;
-  /** Record `fid` decoded (null for a Null shape); NotFoundError past the last record. */
+  /**
+   * Record `fid` decoded (null for a Null shape); NotFoundError past the last record or
+   * when its `.dbf` row is marked deleted.
+   */
   readShape(fid: number, options: ReadShapeOptions): Shape | null;
-  /** Every record in file order, read sequentially in large chunks. */
+  /** Every record in id order but those whose `.dbf` row is marked deleted, read in large chunks. */
   walk(checkpoint: Checkpoint): Generator<RawRecord>;
-  /** The `.dbf` row of feature `fid`, decoded with the file's encoding. */
+  /** The `.dbf` row of feature `fid`, decoded with the file's encoding; NotFoundError when deleted. */
   readAttributes(fid: number): Record<string, AttributeValue>;
   /** Whether `files` names exactly these files, unchanged on disk. */
   isCurrent(files: ShapefileFiles): boolean;
   close(): void;
 }
 
-/** A record longer than this is taken as a damaged length, not read into memory. */
-const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 const MAX_SIDE_FILE_BYTES = 64 * 1024;
 const FILE_KINDS = ['shp', 'shx', 'dbf', 'prj', 'cpg'] as const;
 type FileKind = (typeof FILE_KINDS)[number];
@@ -115,11 +117,11 @@ function readFileSet(
   const shpFile = basename(paths.shp);
   const shpBytes = shp.stats.size;
   const header = parseMainHeader(readAt(shp.fd, 0, HEADER_BYTES), shpFile);
-  const index = recordIndex(opened, header.shapeType, paths, checkpoint);
+  const { index, shapeType, recordType, bbox } = recordIndex(opened, header, paths, checkpoint);
   const problems: string[] = [];
 
   const prjText = readSideFile(opened.get('prj'));
-  const { crs, problem } = crsFromPrj(prjText, header.bbox);
+  const { crs, problem } = crsFromPrj(prjText, bbox);
   if (problem && paths.prj) problems.push(`${basename(paths.prj)} is unusable, read as if absent: ${problem}`);
 
   // A damaged .dbf only fails attribute reads; geometry stays readable.
@@ -134,7 +136,8 @@ function readFileSet(
   }
 
   const versionKey = [...opened].map(([kind, { stats }]) => `${kind}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`).join('|');
-  const { fixedBytes, bytesPerVertex } = vertexLayoutOf(header.shapeType);
+  const { fixedBytes, bytesPerVertex } = vertexLayoutOf(recordType);
+  const dbfReader = dbf && 'reader' in dbf ? dbf.reader : undefined;
 
   const checkFid = (fid: number) => {
     if (Number.isSafeInteger(fid) && fid >= 0 && fid < index.count) return;
@@ -142,76 +145,72 @@ function readFileSet(
     throw new NotFoundError(`Feature ${fid} does not exist in shapefile '${name}' (it has ${index.count} features).`);
   };
 
-  /** Where record `fid` lies, checked to lie within the `.shp`. */
-  const locate = (fid: number) => {
-    const { offset, contentBytes } = index.locate(fid);
-    if (offset < HEADER_BYTES || contentBytes < 0 || contentBytes > MAX_RECORD_BYTES) {
-      throw new DamagedShapefileError(index.file, `record ${fid} is listed at byte ${offset} with ${contentBytes} bytes, which cannot be right.`);
-    }
-    const recordBytes = RECORD_HEADER_BYTES + contentBytes;
-    if (offset + recordBytes > shpBytes) {
-      throw new DamagedShapefileError(
-        shpFile,
-        `record ${fid} (${recordBytes} bytes from byte ${offset}) runs past the end of the ${shpBytes}-byte file.`,
-      );
-    }
-    return { offset, contentBytes, recordBytes };
+  /**
+   * GDAL's GetFeature gives no feature for a record whose .dbf row is marked deleted, and
+   * lists none (ogrshapelayer.cpp, shape2ogr.cpp SHPReadOGRFeature): it does not exist.
+   */
+  const refuseDeleted = (fid: number, row: Uint8Array) => {
+    if (row[0] === DELETED) throw new NotFoundError(`Feature ${fid} of shapefile '${name}' is deleted: its .dbf row is marked deleted.`);
+  };
+  const checkNotDeleted = (fid: number) => {
+    if (dbfReader && fid < dbfReader.header.recordCount) refuseDeleted(fid, readAt(dbfReader.fd, rowOffset(dbfReader, fid), 1));
   };
 
-  /** The record's content, from its shape type on, checked against the index. */
-  const readContent = (fid: number): DataView => {
-    const { offset, contentBytes, recordBytes } = locate(fid);
-    const buffer = new Uint8Array(recordBytes);
-    if (readInto(shp.fd, buffer, 0, recordBytes, offset) < recordBytes) {
-      throw new DamagedShapefileError(shpFile, `record ${fid} is cut off at the end of the file.`);
-    }
-    const view = new DataView(buffer.buffer);
-    const declared = view.getInt32(4) * 2;
-    if (declared !== contentBytes) {
-      throw new DamagedShapefileError(
-        index.file,
-        `it lists record ${fid} at byte ${offset} with ${contentBytes} bytes, but the .shp record there says ${declared}.`,
-      );
-    }
-    return new DataView(buffer.buffer, RECORD_HEADER_BYTES, contentBytes);
+  /** The record's content, delimited by the index as GDAL delimits it, and what to say when it is too short. */
+  const readRecord = (fid: number) => {
+    const location = index.locate(fid);
+    const read = readAt(shp.fd, location.offset, RECORD_HEADER_BYTES + location.contentBytes);
+    const { content, ownBytes } = delimitRecord(read, location, fid, shpFile, shpBytes);
+    return { content, tooShort: ownBytes > content.byteLength ? shortenedByIndex(index.file, fid, location, ownBytes) : undefined };
   };
 
   return {
     name,
-    shapeType: header.shapeType,
+    shapeType,
     featureCount: index.count,
-    bbox: header.bbox,
+    bbox,
     crs,
     problems,
     vertexBound(fid) {
       checkFid(fid);
-      const { contentBytes } = locate(fid);
+      const { contentBytes } = index.locate(fid);
       if (bytesPerVertex === 0) return 1;
       return Math.max(0, Math.floor((contentBytes - fixedBytes) / bytesPerVertex));
     },
     readShape(fid, options) {
       checkFid(fid);
-      if (header.shapeType === ShapeType.MultiPatch) {
+      if (shapeType === ShapeType.MultiPatch) {
         throw new BadRequestError(`Shapefile '${name}' has shape type MultiPatch, which shapeshot cannot draw.`);
       }
       const cached = options.useCache ? cache?.get(versionKey, fid) : undefined;
       if (cached !== undefined) return cached;
-      const shape = decodeRecord(readContent(fid), header.shapeType, fid, shpFile, options);
+      checkNotDeleted(fid);
+      const { content, tooShort } = readRecord(fid);
+      const shape = decodeRecord(content, recordType, fid, shpFile, { ...options, tooShort });
       if (options.useCache) cache?.set(versionKey, fid, shape);
       return shape;
     },
-    walk: (walkCheckpoint) => walkRecords(shp.fd, shpBytes, index.count, shpFile, walkCheckpoint),
+    *walk(walkCheckpoint) {
+      const deleted = dbfReader
+        ? deletedRows(dbfReader.fd, dbfReader.header.headerBytes, dbfReader.header.rowBytes, dbfReader.header.recordCount)
+        : () => false;
+      for (const record of walkRecords(shp.fd, shpBytes, index.locations(walkCheckpoint), shpFile, walkCheckpoint)) {
+        if (!deleted(record.fid)) yield record;
+      }
+    },
     readAttributes(fid) {
       checkFid(fid);
       if (dbf === undefined) return {};
       if ('error' in dbf) throw dbf.error;
       const { reader } = dbf;
       const { header: dbfHeader, file } = reader;
+      // GDAL gives no feature at all past the last row (a departure: our geometry stays readable).
       if (fid >= dbfHeader.recordCount) {
         throw new DamagedShapefileError(file, `it has ${dbfHeader.recordCount} rows, so feature ${fid} has no attributes.`);
       }
-      const row = readAt(reader.fd, dbfHeader.headerBytes + fid * dbfHeader.rowBytes, dbfHeader.rowBytes);
+      const row = readAt(reader.fd, rowOffset(reader, fid), dbfHeader.rowBytes);
       if (row.length < dbfHeader.rowBytes) throw new DamagedShapefileError(file, `row ${fid} is cut off at the end of the file.`);
+      refuseDeleted(fid, row);
       return decodeRow(row, dbfHeader.columns, reader.decode);
     },
     isCurrent(current) {
@@ -226,32 +225,71 @@ function readFileSet(
   };
 }
 
-/**
- * What a record of `shapeType` holds besides its vertices (shape type, box and counts), and
- * the bytes each vertex takes at the least: x and y, plus z for Z types and m for M types
- * (a Z record's M block is optional, so it is not counted). A point has one vertex
- * whatever its length (bytesPerVertex 0).
- */
-function vertexLayoutOf(shapeType: number): { fixedBytes: number; bytesPerVertex: number } {
-  const base = baseShapeType(shapeType);
-  if (base === ShapeType.Point) return { fixedBytes: 0, bytesPerVertex: 0 };
-  return { fixedBytes: base === ShapeType.MultiPoint ? 40 : 44, bytesPerVertex: shapeType === base ? 16 : 24 };
+/** Blames the index for a record it cut shorter than the .shp record's own header says. */
+function shortenedByIndex(indexFile: string, fid: number, { offset, contentBytes }: RecordLocation, ownBytes: number) {
+  return (needed: number) =>
+    new DamagedShapefileError(
+      indexFile,
+      `it lists record ${fid} at byte ${offset} with ${contentBytes} bytes, fewer than the record needs (${needed}), ` +
+        `but the .shp record there says ${ownBytes}.`,
+    );
 }
 
-/** The .shx when there is one (checked against the .shp), else a walk over the .shp. */
-function recordIndex(opened: Map<FileKind, OpenedFile>, shapeType: number, paths: FileSetPaths, checkpoint: Checkpoint): RecordIndex {
+/**
+ * What a record of `recordType` holds besides its vertices (shape type, box and counts), and
+ * the bytes each vertex takes at the least: x and y, plus z when the file promises Z (its
+ * records must then have it). An M block is optional in every type, and a Z record in a file
+ * without Z only takes more bytes a vertex, so neither is counted. A point has one vertex
+ * whatever its length (bytesPerVertex 0).
+ */
+function vertexLayoutOf(recordType: number): { fixedBytes: number; bytesPerVertex: number } {
+  const base = baseShapeType(recordType);
+  if (base === ShapeType.Point) return { fixedBytes: 0, bytesPerVertex: 0 };
+  return { fixedBytes: base === ShapeType.MultiPoint ? 40 : 44, bytesPerVertex: hasZ(recordType) ? 24 : 16 };
+}
+
+interface FileIndex {
+  index: RecordIndex;
+  /** GDAL's layer type: the .shx header's (shpopen.c SHPOpenLL reads the type from the .shx). */
+  shapeType: number;
+  /** The type every record is promised to be: with Z only when both headers say Z. */
+  recordType: number;
+  /** GDAL's layer extent: the .shx header's box, as SHPOpenLL reads it. */
+  bbox: BBox;
+}
+
+/**
+ * The .shx when there is one, else a walk over the .shp. Headers that disagree on Z or M
+ * read as GDAL reads them; headers of different base types (a PolyLine .shp with a Polygon
+ * .shx) are damage, a departure from GDAL, which would hand out the records' lines in a
+ * polygon layer.
+ */
+function recordIndex(opened: Map<FileKind, OpenedFile>, shpHeader: MainHeader, paths: FileSetPaths, checkpoint: Checkpoint): FileIndex {
   const shp = opened.get('shp')!;
   const shx = opened.get('shx');
-  if (!shx) return walkIndex(shp.fd, shp.stats.size, basename(paths.shp), checkpoint);
+  const { shapeType, bbox } = shpHeader;
+  if (!shx) {
+    const index = walkIndex(shp.fd, shp.stats.size, shpHeader, basename(paths.shp), checkpoint);
+    return { index, shapeType, recordType: shapeType, bbox };
+  }
   const shxFile = basename(paths.shx!);
   const shxHeader = parseMainHeader(readAt(shx.fd, 0, HEADER_BYTES), shxFile);
-  if (shxHeader.shapeType !== shapeType) {
+  if (baseShapeType(shxHeader.shapeType) !== baseShapeType(shapeType)) {
     throw new DamagedShapefileError(
       shxFile,
       `its header says shape type ${shapeTypeName(shxHeader.shapeType)}, the .shp's says ${shapeTypeName(shapeType)}.`,
     );
   }
-  return shxIndex(shx.fd, shx.stats.size, shxFile);
+  return {
+    index: shxIndex(shx.fd, shx.stats.size, shxHeader, shxFile),
+    shapeType: shxHeader.shapeType,
+    recordType: hasZ(shxHeader.shapeType) ? shapeType : shxHeader.shapeType,
+    bbox: shxHeader.bbox,
+  };
+}
+
+function rowOffset({ header }: DbfReader, row: number): number {
+  return header.headerBytes + row * header.rowBytes;
 }
 
 interface DbfReader {

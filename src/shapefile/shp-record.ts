@@ -1,13 +1,21 @@
 /**
- * One `.shp` record, from its shape type on, into a flat Shape. Every count is checked
- * against the record's length before anything is read, coordinates must be finite, and the
- * rings of a polygon are organized as GDAL/OGR does it. Z and M values are not read: a Z
- * record whose optional M block is absent reads as well as one that has it, as in GDAL.
+ * One `.shp` record, from its shape type on, into a flat Shape, read as GDAL 3.6 reads it:
+ * shapelib's shpopen.c SHPReadObject delimits and checks the record, shape2ogr.cpp
+ * SHPReadOGRObject turns it into geometry. Every count is checked against the record's
+ * length before anything is read, and the rings of a polygon are organized as GDAL/OGR
+ * does it. Where shapelib refuses a record, GDAL shows the feature without geometry and
+ * reports an error; here that is damage (500 naming the file and the record), while what
+ * GDAL reads as no geometry at all is a null shape (404), as decisions.md says.
+ *
+ * Z and M values are not read. A Z record needs its Z block (shapelib requires it); the M
+ * block is optional for every type (shapelib reads it only when the length leaves room).
  */
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
 import { assembleRings } from '../geometry/assemble-rings.ts';
+import { STEPS_PER_CHECKPOINT } from '../geometry/ring-steps.ts';
 import { type Checkpoint } from '../geometry/simplify.ts';
 import { linesShape, pointsShape, polygonsShape, type Shape } from '../geometry/shape.ts';
+import type { RecordLocation } from './record-index.ts';
 import { shapeTypeName } from './shp-header.ts';
 import { ShapeType } from './types.ts';
 
@@ -16,9 +24,13 @@ export const RECORD_HEADER_BYTES = 8;
 /** Shape type, bounding box, part and point counts: where a poly record's part list starts. */
 const POLY_PARTS_OFFSET = 44;
 const MULTIPOINT_POINTS_OFFSET = 40;
+/** shapelib refuses a record that states more points or parts than these. */
+const MAX_POINTS = 50_000_000;
+const MAX_PARTS = 10_000_000;
+const SHAPE_TYPES = new Set<number>(Object.values(ShapeType));
 
 /** Where a record's coordinates lie, once its counts have been checked against its length. */
-export interface RecordLayout {
+interface RecordLayout {
   /** Base shape type: Point, MultiPoint, PolyLine or Polygon. */
   baseType: number;
   parts: number;
@@ -33,6 +45,17 @@ export interface DecodeOptions {
   /** Most rings a polygon record may have; more is a 400. */
   maxRings: number;
   checkpoint: Checkpoint;
+  /**
+   * The fault to report when the record is shorter than its counts need, in place of "cut
+   * off": the index's length may be the one to blame (file-set.ts knows).
+   */
+  tooShort?: (needed: number) => DamagedShapefileError;
+}
+
+/** A record's content as the index delimits it, and the length its own `.shp` header states. */
+export interface DelimitedRecord {
+  content: DataView;
+  ownBytes: number;
 }
 
 /** The base type of a Z or M type (PolygonZ → Polygon); MultiPatch stays itself. */
@@ -40,78 +63,174 @@ export function baseShapeType(shapeType: number): number {
   return shapeType === ShapeType.MultiPatch ? shapeType : shapeType % 10;
 }
 
+/** Whether records of `shapeType` carry a Z block (MultiPatch aside). */
+export function hasZ(shapeType: number): boolean {
+  return shapeType > 10 && shapeType < 20;
+}
+
 /**
- * Checks the record's counts against its length; null for a Null shape or one without
- * points. `content` starts at the record's shape type.
+ * Delimits a record as SHPReadObject does: it reads the index's length plus the 8-byte
+ * record header at the index's offset and parses the record from those bytes, whatever
+ * length the `.shp` record's own header states. The one exception is a read that comes up
+ * exactly 8 bytes short at the end of the file (a `.shx` whose lengths count the record
+ * header in): shapelib takes it when the record's own header accounts for exactly the bytes
+ * read, and refuses the record otherwise. `read` holds what the file has from the record's
+ * offset on, up to the index's length plus 8 bytes; `fileBytes` is the `.shp`'s size.
  */
-export function recordLayout(content: DataView, headerShapeType: number, fid: number, file: string): RecordLayout | null {
+export function delimitRecord(read: Uint8Array, location: RecordLocation, fid: number, file: string, fileBytes: number): DelimitedRecord {
+  const { offset, contentBytes } = location;
+  const wanted = RECORD_HEADER_BYTES + contentBytes;
+  const ownBytes = read.length >= RECORD_HEADER_BYTES ? new DataView(read.buffer, read.byteOffset + 4, 4).getInt32(0) * 2 : NaN;
+  const eightShort = read.length === wanted - 8 && read.length >= RECORD_HEADER_BYTES;
+  if (eightShort && ownBytes + RECORD_HEADER_BYTES !== read.length) {
+    throw new DamagedShapefileError(
+      file,
+      `record ${fid} (${wanted} bytes from byte ${offset}, as the index lists it) runs 8 bytes past the end of the ` +
+        `${fileBytes}-byte file, and its own header's length (${ownBytes} bytes) does not match the bytes there either.`,
+    );
+  }
+  if (read.length !== wanted && !eightShort) {
+    throw new DamagedShapefileError(
+      file,
+      `record ${fid} (${wanted} bytes from byte ${offset}) runs past the end of the ${fileBytes}-byte file.`,
+    );
+  }
+  return { content: new DataView(read.buffer, read.byteOffset + RECORD_HEADER_BYTES, read.length - RECORD_HEADER_BYTES), ownBytes };
+}
+
+/**
+ * Decodes one record into a Shape; null for a Null shape or one without parts or points.
+ * Throws DamagedShapefileError naming `file` and the record for anything that cannot be
+ * right. `fileType` is the type the file's headers promise for every record; it must be one
+ * shapeshot draws (not MultiPatch).
+ */
+export function decodeRecord(content: DataView, fileType: number, fid: number, file: string, options: DecodeOptions): Shape | null {
+  const layout = recordLayout(content, fileType, fid, file, options.tooShort);
+  if (layout === null) return null;
+  if (layout.baseType === ShapeType.Point || layout.baseType === ShapeType.MultiPoint) {
+    return pointsShape(readCoordinates(content, layout, 0, fid, file, options.checkpoint));
+  }
+  const starts = readPartStarts(content, layout, fid, file);
+  // SHPReadOGRObject: no parts is no geometry; parts without points, an empty one.
+  if (layout.parts === 0 || layout.points === 0) return null;
+  // SHPReadOGRObject makes a one-part line of every vertex of the record, whatever its part start.
+  if (layout.baseType === ShapeType.PolyLine && layout.parts === 1) starts[0] = 0;
+  if (layout.baseType === ShapeType.Polygon && layout.parts > options.maxRings) {
+    throw new BadRequestError(`Feature ${fid} has ${layout.parts} rings; at most ${options.maxRings} (limits.maxRings) can be drawn.`);
+  }
+  // Vertices before the first part start belong to no part: GDAL leaves them out.
+  const first = starts[0];
+  const xy = readCoordinates(content, layout, first, fid, file, options.checkpoint);
+  const parts = first === 0 ? starts : starts.map((start) => start - first);
+  return layout.baseType === ShapeType.PolyLine ? linesShape(xy, parts) : organizedPolygons(xy, parts, fid, options.checkpoint);
+}
+
+/** Checks the record's type and counts against its length; null for a Null shape. */
+function recordLayout(
+  content: DataView,
+  fileType: number,
+  fid: number,
+  file: string,
+  tooShort: DecodeOptions['tooShort'],
+): RecordLayout | null {
   const bytes = content.byteLength;
   if (bytes < 4) throw new DamagedShapefileError(file, `record ${fid} is ${bytes} bytes long, too short for a shape type.`);
   const shapeType = content.getInt32(0, true);
   if (shapeType === ShapeType.Null) return null;
-  if (shapeType !== headerShapeType) {
-    throw new DamagedShapefileError(
-      file,
-      `record ${fid} has shape type ${shapeTypeName(shapeType)}, but the file's header says ${shapeTypeName(headerShapeType)}.`,
-    );
-  }
-  const cutOff = (needed: number) =>
-    new DamagedShapefileError(file, `record ${fid} is cut off: it needs ${needed} bytes and has ${bytes}.`);
+  checkRecordType(shapeType, fileType, fid, file);
+  const short = (needed: number) => tooShort?.(needed) ?? cutOff(shapeType, fileType, fid, file, needed, bytes);
+  const zBlockBytes = (points: number) => (hasZ(shapeType) ? 16 + 8 * points : 0);
   const baseType = baseShapeType(shapeType);
   if (baseType === ShapeType.Point) {
-    if (bytes < 20) throw cutOff(20);
+    const needed = 20 + (hasZ(shapeType) ? 8 : 0);
+    if (bytes < needed) throw short(needed);
     return { baseType, parts: 1, points: 1, partsOffset: 4, pointsOffset: 4 };
   }
   if (baseType === ShapeType.MultiPoint) {
-    if (bytes < MULTIPOINT_POINTS_OFFSET) throw cutOff(MULTIPOINT_POINTS_OFFSET);
+    if (bytes < MULTIPOINT_POINTS_OFFSET) throw short(MULTIPOINT_POINTS_OFFSET);
     const points = content.getInt32(36, true);
-    if (points < 0) throw new DamagedShapefileError(file, `record ${fid} has a negative point count.`);
-    if (MULTIPOINT_POINTS_OFFSET + 16 * points > bytes) throw cutOff(MULTIPOINT_POINTS_OFFSET + 16 * points);
+    checkCounts(0, points, fid, file);
+    const needed = MULTIPOINT_POINTS_OFFSET + 16 * points + zBlockBytes(points);
+    if (needed > bytes) throw short(needed);
+    // SHPReadOGRObject: a multipoint without points is no geometry.
     return points === 0 ? null : { baseType, parts: points, points, partsOffset: 0, pointsOffset: MULTIPOINT_POINTS_OFFSET };
   }
-  if (bytes < POLY_PARTS_OFFSET) throw cutOff(POLY_PARTS_OFFSET);
+  if (bytes < POLY_PARTS_OFFSET) throw short(POLY_PARTS_OFFSET);
   const parts = content.getInt32(36, true);
   const points = content.getInt32(40, true);
-  if (parts < 0 || points < 0) throw new DamagedShapefileError(file, `record ${fid} has a negative part or point count.`);
+  checkCounts(parts, points, fid, file);
   const pointsOffset = POLY_PARTS_OFFSET + 4 * parts;
-  if (pointsOffset + 16 * points > bytes) throw cutOff(pointsOffset + 16 * points);
-  if (points === 0 || parts === 0) return null;
+  const needed = pointsOffset + 16 * points + zBlockBytes(points);
+  if (needed > bytes) throw short(needed);
   return { baseType, parts, points, partsOffset: POLY_PARTS_OFFSET, pointsOffset };
 }
 
 /**
- * Decodes one record into a Shape; null for a Null shape or one without points. Throws
- * DamagedShapefileError naming `file` and the record for anything that cannot be right.
- * The header's shape type must be one shapeshot draws (not MultiPatch).
+ * A record must be of the file's base type. GDAL reads every record by its own type: where
+ * it reads what we refuse, we depart from it on purpose. A record of an unknown type is no
+ * geometry to GDAL, and one of another base type (a line in a polygon file) is a geometry
+ * of the wrong type for its layer: both are damage here. A record without Z in a file whose
+ * headers promise Z is damage too: the vertex budget of a request is computed from the
+ * file's type before any record is read, and such a record would hold more vertices than
+ * its length promises. Z and M otherwise come and go per record, as in GDAL.
  */
-export function decodeRecord(
-  content: DataView,
-  headerShapeType: number,
-  fid: number,
-  file: string,
-  options: DecodeOptions,
-): Shape | null {
-  const layout = recordLayout(content, headerShapeType, fid, file);
-  if (layout === null) return null;
-  const xy = readCoordinates(content, layout, fid, file, options.checkpoint);
-  if (layout.baseType === ShapeType.Point || layout.baseType === ShapeType.MultiPoint) return pointsShape(xy);
-  const parts = readPartStarts(content, layout, fid, file);
-  if (layout.baseType === ShapeType.PolyLine) return linesShape(xy, parts);
-  if (layout.parts > options.maxRings) {
-    throw new BadRequestError(
-      `Feature ${fid} has ${layout.parts} rings; at most ${options.maxRings} (limits.maxRings) can be drawn.`,
+function checkRecordType(shapeType: number, fileType: number, fid: number, file: string): void {
+  if (!SHAPE_TYPES.has(shapeType) || shapeType === ShapeType.MultiPatch) {
+    throw new DamagedShapefileError(
+      file,
+      `record ${fid} has shape type ${shapeTypeName(shapeType)}, which a ${shapeTypeName(fileType)} file cannot hold.`,
     );
   }
-  return organizedPolygons(xy, parts, options.checkpoint);
+  if (baseShapeType(shapeType) !== baseShapeType(fileType)) {
+    throw new DamagedShapefileError(
+      file,
+      `record ${fid} has shape type ${shapeTypeName(shapeType)}, but the file's type is ${shapeTypeName(fileType)}.`,
+    );
+  }
+  if (hasZ(fileType) && !hasZ(shapeType)) {
+    throw new DamagedShapefileError(
+      file,
+      `record ${fid} has shape type ${shapeTypeName(shapeType)}, without the z values its file's type ${shapeTypeName(fileType)} promises.`,
+    );
+  }
 }
 
-/** The x, y pairs, each checked to be finite. */
-function readCoordinates(content: DataView, layout: RecordLayout, fid: number, file: string, checkpoint: Checkpoint): Float64Array {
-  const xy = new Float64Array(2 * layout.points);
-  for (let i = 0, offset = layout.pointsOffset; i < xy.length; i++, offset += 8) {
+/** A record shorter than its type and counts need; its type is named when it is not the file's. */
+function cutOff(shapeType: number, fileType: number, fid: number, file: string, needed: number, bytes: number): DamagedShapefileError {
+  const shortness = `it needs ${needed} bytes and has ${bytes}`;
+  if (shapeType === fileType) return new DamagedShapefileError(file, `record ${fid} is cut off: ${shortness}.`);
+  return new DamagedShapefileError(
+    file,
+    `record ${fid} has shape type ${shapeTypeName(shapeType)} where the file's header says ${shapeTypeName(fileType)}, ` +
+      `and is cut off for that type: ${shortness}.`,
+  );
+}
+
+/** shapelib reads counts as unsigned and refuses huge ones: a negative count is damage too. */
+function checkCounts(parts: number, points: number, fid: number, file: string): void {
+  if (parts < 0 || points < 0) throw new DamagedShapefileError(file, `record ${fid} has a negative part or point count.`);
+  if (parts > MAX_PARTS || points > MAX_POINTS) {
+    throw new DamagedShapefileError(file, `record ${fid} states ${parts} parts and ${points} points, more than GDAL reads in one record.`);
+  }
+}
+
+/** The x, y pairs from vertex `first` on, each checked to be finite (decisions.md: anything else is damage). */
+function readCoordinates(
+  content: DataView,
+  layout: RecordLayout,
+  first: number,
+  fid: number,
+  file: string,
+  checkpoint: Checkpoint,
+): Float64Array {
+  const xy = new Float64Array(2 * (layout.points - first));
+  for (let i = 0, offset = layout.pointsOffset + 16 * first; i < xy.length; i++, offset += 8) {
     const value = content.getFloat64(offset, true);
     if (!Number.isFinite(value)) {
-      throw new DamagedShapefileError(file, `record ${fid} has a coordinate that is not a finite number (${value}) at point ${i >> 1}.`);
+      throw new DamagedShapefileError(
+        file,
+        `record ${fid} has a coordinate that is not a finite number (${value}) at point ${first + (i >> 1)}.`,
+      );
     }
     xy[i] = value;
     if ((i & 0xffff) === 0) checkpoint();
@@ -119,26 +238,63 @@ function readCoordinates(content: DataView, layout: RecordLayout, fid: number, f
   return xy;
 }
 
-/** Part starts in vertices, then the vertex count; they must rise from 0 within the points. */
+/**
+ * Part starts in vertices, then the vertex count, checked as SHPReadObject checks them:
+ * each within the vertices (0 when there are none) and each after the one before. The first
+ * part need not start at vertex 0. shapelib refuses the record otherwise ("Corrupted .shp
+ * file : shape N : panPartStart[i] = …"), and GDAL shows the feature without geometry.
+ */
 function readPartStarts(content: DataView, layout: RecordLayout, fid: number, file: string): Uint32Array {
-  const starts = new Uint32Array(layout.parts + 1);
-  let previous = 0;
-  for (let i = 0; i < layout.parts; i++) {
-    const first = content.getInt32(layout.partsOffset + 4 * i, true);
-    if (first < previous || first > layout.points || (i === 0 && first !== 0)) {
-      throw new DamagedShapefileError(file, `record ${fid} has part ${i} starting at point ${first}, out of order or out of range.`);
+  const { parts, points } = layout;
+  const starts = new Uint32Array(parts + 1);
+  for (let i = 0; i < parts; i++) {
+    const start = content.getInt32(layout.partsOffset + 4 * i, true);
+    if (start < 0 || (points > 0 ? start >= points : start > 0)) {
+      throw new DamagedShapefileError(file, `record ${fid} has part ${i} starting at point ${start}, outside its ${points} points.`);
     }
-    starts[i] = previous = first;
+    if (i > 0 && start <= starts[i - 1]) {
+      throw new DamagedShapefileError(
+        file,
+        `record ${fid} has part ${i} starting at point ${start}, not after part ${i - 1} (at point ${starts[i - 1]}).`,
+      );
+    }
+    starts[i] = start;
   }
-  starts[layout.parts] = layout.points;
+  starts[parts] = points;
   return starts;
 }
 
+/**
+ * Elementary steps ring assembly may take: about n log n for any arrangement but two that
+ * GDAL's rule itself makes costly (holes inside the envelopes of many outer rings that do
+ * not contain them, and rings spiralling many times around their holes, each point test
+ * then walking the spiral). Ordinary data takes a few dozen steps a vertex; past this
+ * budget (about a second of work) the record is refused rather than organized.
+ */
+const ASSEMBLY_STEPS_PER_VERTEX = 100;
+const ASSEMBLY_STEPS_AT_LEAST = 20_000_000;
+
+/** The checkpoint, counting the steps assembleRings reports with it, and refusing past the budget. */
+function withinAssemblyBudget(vertices: number, fid: number, checkpoint: Checkpoint): Checkpoint {
+  const budget = ASSEMBLY_STEPS_AT_LEAST + ASSEMBLY_STEPS_PER_VERTEX * vertices;
+  let steps = 0;
+  return () => {
+    checkpoint();
+    steps += STEPS_PER_CHECKPOINT;
+    if (steps > budget) {
+      throw new BadRequestError(
+        `Feature ${fid}'s rings lie so entangled (holes inside the bounds of many rings that do not hold them, or ` +
+          'rings winding many times around them) that organizing them into polygons would take too long; it cannot be drawn.',
+      );
+    }
+  };
+}
+
 /** The rings regrouped polygon by polygon, in the order GDAL/OGR gives them. */
-function organizedPolygons(xy: Float64Array, rings: Uint32Array, checkpoint: Checkpoint): Shape {
+function organizedPolygons(xy: Float64Array, rings: Uint32Array, fid: number, checkpoint: Checkpoint): Shape {
   const ringCount = rings.length - 1;
   if (ringCount === 1) return polygonsShape(xy, rings, Uint32Array.of(0, 1));
-  const { order, polygonStarts } = assembleRings(xy, rings, checkpoint);
+  const { order, polygonStarts } = assembleRings(xy, rings, withinAssemblyBudget(xy.length / 2, fid, checkpoint));
   const vertices = order.reduce((sum, ring) => sum + rings[ring + 1] - rings[ring], 0);
   const ordered = new Float64Array(2 * vertices);
   const parts = new Uint32Array(order.length + 1);

@@ -147,6 +147,30 @@ describe('budgets before work', () => {
   });
 });
 
+describe('entangled rings', () => {
+  it("refuses with 400 a record whose rings GDAL's rule would test against each other millions of times", async () => {
+    // 5,000 clockwise triangles whose boxes all hold one corner where 5,000 small
+    // counter-clockwise squares lie outside every triangle: each square is tried against
+    // every triangle (GDAL's rule has no shortcut for these "bays").
+    const dir = writeFixtures();
+    const rings: number[][][] = [];
+    for (let i = 0; i < 5000; i++) rings.push([[0, 0], [0, 100 + i * 0.01], [100 + i * 0.01, 0], [0, 0]]);
+    for (let i = 0; i < 5000; i++) {
+      const x = 80 + (i % 70) * 0.2;
+      const y = 80 + Math.floor(i / 70) * 0.2;
+      rings.push([[x, y], [x + 0.1, y], [x + 0.1, y + 0.1], [x, y + 0.1], [x, y]]);
+    }
+    const parts: number[] = [];
+    rings.reduce((start, ring) => (parts.push(start), start + ring.length), 0);
+    writeRawShapefile(join(dir, 'bays'), ShapeType.Polygon, [{ shapeType: ShapeType.Polygon, xy: flat(rings.flat()), parts }]);
+    server = await startServer({ dataDir: dir });
+    const answer = await json(imagesUrl(server, { file: 'bays', fid: 0, format: 'json' }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.ErrorDetails).toMatch(/^Feature 0's rings lie so entangled/);
+    await expectAlive();
+  });
+});
+
 describe('the event loop stays free', () => {
   it('answers a small request while a 1.5-million-vertex jagged polygon with hot spots is being drawn', async () => {
     const dir = writeFixtures();

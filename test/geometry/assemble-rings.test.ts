@@ -79,6 +79,23 @@ class RecordWriter {
     return this;
   }
 
+  /** A closed clockwise comb: a band y = 0 … 10 with teeth up to y = 100, notches x = 4t + 2 … 4t + 3 between them. */
+  comb(teeth: number): this {
+    this.startRing();
+    this.vertex(0, 0);
+    this.vertex(0, 100);
+    for (let t = 0; t < teeth; t++) {
+      this.vertex(4 * t + 2, 100);
+      this.vertex(4 * t + 2, 10);
+      this.vertex(4 * t + 3, 10);
+      this.vertex(4 * t + 3, 100);
+    }
+    this.vertex(4 * teeth, 100);
+    this.vertex(4 * teeth, 0);
+    this.vertex(0, 0);
+    return this;
+  }
+
   finish(): { xy: Float64Array; ringStarts: Uint32Array } {
     this.ringStarts[this.rings] = this.vertices;
     return { xy: this.xy.slice(0, 2 * this.vertices), ringStarts: this.ringStarts.slice(0, this.rings + 1) };
@@ -163,8 +180,10 @@ function withCheckpointCount(writer: RecordWriter): { polygons: number[][]; chec
 /**
  * Records built to make a quadratic search show. The work is measured in checkpoint calls
  * (one per STEPS_PER_CHECKPOINT elementary steps), not in time: each case must stay within
- * a few passes over its vertices plus n log n in its rings, where comparing every hole
- * with every outer ring would take hundreds of millions of steps.
+ * a few passes over its vertices plus n log n in its rings (the comb: plus a path down an
+ * edge index per hole), where comparing every hole with every outer ring, or every hole's
+ * ray with every edge it crosses, would take hundreds of millions of steps. The bays are the
+ * exception GDAL's rule makes: there it is the cost of each of its tests that is bounded.
  */
 describe('assembleRings on hostile records', () => {
   /** Checkpoints in a near-linear run: 8 visits per vertex, and per ring 16 times its share of a sort. */
@@ -211,12 +230,100 @@ describe('assembleRings on hostile records', () => {
     expect(checkpoints).toBeLessThan(nearLinearCheckpoints(vertices, 100_000));
   });
 
-  it('a 2,000-level island-in-lake nesting: 1,000 islands, each with its lake', () => {
+  it('a 20,000-level island-in-lake nesting, each lake on its island\'s left side: 10,000 islands, each with its lake', () => {
+    // Every lake lies within the envelopes of all the islands around it, and its first vertex
+    // on its own island's boundary: the search must stop at that island, after one walk.
     const writer = new RecordWriter();
-    for (let level = 0; level < 2_000; level++) writer.rectangle(level, level, 5_000 - level, 5_000 - level, level % 2 === 0);
-    const { polygons } = withCheckpointCount(writer);
-    expect(polygons).toHaveLength(1_000);
-    expect(polygons.every(([island, lake]) => lake === island + 1)).toBe(true);
+    for (let level = 0; level < 20_000; level += 2) {
+      writer.rectangle(level, level, 100_000 - level, 100_000 - level, true);
+      writer.rectangle(level, level + 1, 100_000 - level - 1, 100_000 - level - 1, false);
+    }
+    const { polygons, checkpoints, vertices } = withCheckpointCount(writer);
+    expect(polygons).toHaveLength(10_000);
+    expect(polygons.every(([island, lake, ...others]) => lake === island + 1 && others.length === 0)).toBe(true);
+    expect(checkpoints).toBeLessThan(nearLinearCheckpoints(vertices, 20_000));
+  });
+
+  it('50,000 outer rings whose envelopes all hold 50,000 holes: every hole goes to the smallest of them', () => {
+    const writer = new RecordWriter();
+    for (let k = 0; k < 50_000; k++) {
+      // Ring 0 is exactly [-10, 10]², the others stretch it (at least one side each), so that it sorts last.
+      writer.rectangle(-10 - (k % 223), -10 - ((7 * k) % 211), 10 + ((13 * k) % 197), 10 + Math.floor(k / 223), true);
+      const x = -9 + (18 * ((7_919 * k) % 1_000)) / 1_000;
+      const y = -9 + (18 * ((104_729 * k) % 997)) / 997;
+      writer.rectangle(x, y, x + 0.5, y + 0.5, false);
+    }
+    const { polygons, checkpoints, vertices } = withCheckpointCount(writer);
+    expect(polygons).toHaveLength(50_000);
+    expect(polygons[0]).toEqual(Array.from({ length: 50_001 }, (_, k) => (k === 0 ? 0 : 2 * k - 1)));
+    expect(polygons.slice(1).every(([outer, ...holes]) => outer % 2 === 0 && holes.length === 0)).toBe(true);
+    expect(checkpoints).toBeLessThan(nearLinearCheckpoints(vertices, 100_000));
+  });
+
+  it('50,000 outer rings whose envelopes hold each hole\'s lower-left corner but not the hole: every hole goes to the ring around them all', () => {
+    const writer = new RecordWriter().rectangle(-1e6, -1e6, 1e6, 1e6, true);
+    for (let k = 0; k < 50_000; k++) {
+      const size = 10 + k;
+      if (k % 2 === 0) writer.rectangle(-size, -size, 0.5, size, true);
+      else writer.rectangle(-size, -size, size, 0.5, true);
+      const x = (0.4 * (k % 100)) / 100;
+      const y = (0.4 * Math.floor(k / 500)) / 100;
+      writer.rectangle(x, y, x + 1, y + 1, false);
+    }
+    const { polygons, checkpoints, vertices } = withCheckpointCount(writer);
+    expect(polygons).toHaveLength(50_001);
+    expect(polygons[0]).toEqual(Array.from({ length: 50_001 }, (_, k) => 2 * k));
+    expect(polygons.slice(1).every((polygon) => polygon.length === 1)).toBe(true);
+    expect(checkpoints).toBeLessThan(nearLinearCheckpoints(vertices, 100_001));
+  });
+
+  it('50,000 outer rings of equal half-perimeter (no envelope holds another) and 50,000 holes a little larger: no hole has a candidate', () => {
+    // Envelopes read as points (-minX, -minY, maxX, maxY) all lie on one hyperplane, and each
+    // hole's just above it: the arrangement that makes an envelope search look at most
+    // envelopes without finding one.
+    let seed = 1;
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const writer = new RecordWriter().rectangle(-1e4, -1e4, 1e4, 1e4, true);
+    for (let k = 0; k < 50_000; k++) {
+      const [x, y, width] = [20 * random(), 20 * random(), 1 + 98 * random()];
+      writer.rectangle(x - width / 2, y - (100 - width) / 2, x + width / 2, y + (100 - width) / 2, true);
+    }
+    for (let k = 0; k < 49_999; k++) {
+      const [x, y, width] = [20 * random(), 20 * random(), 1 + 98 * random()];
+      const [x0, y0, x1, y1] = [x - width / 2, y - (100.5 - width) / 2, x + width / 2, y + (100.5 - width) / 2];
+      writer.ring([x0, y0], [x1, y1 - 0.01], [x1, y1], [x0, y0]); // a thin counter-clockwise triangle along the diagonal
+    }
+    const { polygons, checkpoints, vertices } = withCheckpointCount(writer);
+    expect(polygons).toHaveLength(50_001);
+    expect(polygons[0]).toEqual([0, ...Array.from({ length: 49_999 }, (_, k) => 50_001 + k)]);
+    expect(checkpoints).toBeLessThan(nearLinearCheckpoints(vertices, 100_000));
+  });
+
+  it('20,000 holes in the teeth of a 100,000-tooth comb: each hole\'s ray crosses every notch to its right, yet costs a few steps', () => {
+    const writer = new RecordWriter().rectangle(-10, -10, 400_010, 110, true).comb(100_000);
+    for (let h = 0; h < 20_000; h++) writer.rectangle(20 * h + 0.5, 50, 20 * h + 1.5, 51, false);
+    const { polygons, checkpoints, vertices } = withCheckpointCount(writer);
+    expect(polygons.map((polygon) => polygon.length)).toEqual([1, 20_001]);
+    expect(polygons[1][0]).toBe(1);
+    // A few passes over the vertices, then per hole a path down the comb's edge index and a run of its edges.
+    expect(checkpoints).toBeLessThan(Math.ceil((8 * vertices + 400 * 20_000) / STEPS_PER_CHECKPOINT));
+  });
+
+  it('400 triangles whose envelopes hold 400 holes they do not contain: each hole tries every triangle, as in GDAL, a few steps each', () => {
+    // GDAL's rule itself tests every candidate whose envelope holds the hole until one
+    // contains it: this product is the rule's. What is guarded is the cost of each test.
+    const writer = new RecordWriter().rectangle(-1e4, -1e4, 1e4, 1e4, true);
+    for (let k = 0; k < 400; k++) {
+      const a = 3 + k;
+      writer.ring([-a - 1, -a - 1], [-a - 1, a - 1], [a - 1, -a - 1], [-a - 1, -a - 1]);
+      const [x, y] = [(k % 20) / 20, Math.floor(k / 20) / 20];
+      writer.rectangle(x, y, x + 0.04, y + 0.04, false);
+    }
+    const { polygons, checkpoints, vertices } = withCheckpointCount(writer);
+    expect(polygons[0]).toEqual(Array.from({ length: 401 }, (_, k) => 2 * k));
+    expect(polygons.slice(1).every((polygon) => polygon.length === 1)).toBe(true);
+    const candidateTests = 400 * 400;
+    expect(checkpoints).toBeLessThan(nearLinearCheckpoints(vertices, 801) + Math.ceil((32 * candidateTests) / STEPS_PER_CHECKPOINT));
   });
 });
 
