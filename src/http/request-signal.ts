@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { MiddlewareHandler } from 'hono';
 import { OverloadedError } from '../errors.ts';
 import type { AppEnv } from './context.ts';
@@ -10,6 +11,9 @@ export class ClientGoneError extends Error {
   }
 }
 
+/** Listeners one request's signal may have before Node warns of a leak. */
+const MAX_LISTENERS = 1000;
+
 /**
  * One cancellation signal per request, fired when its client disconnects or when its time
  * budget is spent (then the answer is a 503); every stage of the work listens to it.
@@ -17,6 +21,8 @@ export class ClientGoneError extends Error {
 export function requestSignal(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const controller = new AbortController();
+    // Every stage listens (a map waits for a dozen tiles at once): not a leak, but Node warns past ten.
+    setMaxListeners(MAX_LISTENERS, controller.signal);
     const timer = setTimeout(
       () => controller.abort(new OverloadedError(`The request could not be answered within ${timeoutMs} ms; retry later.`, 2)),
       timeoutMs,

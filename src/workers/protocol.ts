@@ -21,10 +21,19 @@ export interface ReadyMessage {
   ready: true;
 }
 
+/** What every answer carries besides its outcome. */
+interface ReplyFacts {
+  id: number;
+  /** What the worker asks to have logged. */
+  notes?: string[];
+  /** How long the worker was at the job, in milliseconds. */
+  ms?: number;
+}
+
 export type ReplyMessage =
-  | { id: number; result: unknown; notes?: string[] }
-  | { id: number; failure: SerializedError; notes?: string[] }
-  | { id: number; cancelled: true; notes?: string[] };
+  | (ReplyFacts & { result: unknown })
+  | (ReplyFacts & { failure: SerializedError })
+  | (ReplyFacts & { cancelled: true });
 
 export interface SerializedError {
   message: string;

@@ -41,7 +41,19 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
   if (!port) throw new Error('serveJobs() must run inside a worker thread');
   const cancellation = new Int32Array((workerData as WorkerStart<unknown>).cancellation);
 
-  port.on('message', async ({ id, seq, kind, request }: JobMessage) => {
+  const reply = (id: number, outcome: ReplyMessage, transfer: ArrayBuffer[], notes: string[]) => {
+    if (notes.length > 0) outcome.notes = notes;
+    try {
+      port.postMessage(outcome, transfer);
+    } catch (error) {
+      // A result that cannot be sent (a buffer detached by an earlier transfer) fails its job, not the worker.
+      port.postMessage({ id, failure: serializeError(error), notes } satisfies ReplyMessage);
+    }
+  };
+  const failed = (id: number, error: unknown): ReplyMessage =>
+    error instanceof JobCancelled ? { id, cancelled: true } : { id, failure: serializeError(error) };
+
+  const run = async ({ id, seq, kind, request }: JobMessage) => {
     const notes: string[] = [];
     const context: JobContext = {
       checkpoint: () => {
@@ -49,25 +61,36 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
       },
       note: (text) => void notes.push(text),
     };
-    let reply: ReplyMessage;
-    let transfer: ArrayBuffer[] = [];
+    const started = performance.now();
+    const took = () => performance.now() - started;
     try {
       const handler = handlers[kind] as JobHandler<unknown> | undefined;
       if (!handler) throw new Error(`no handler for jobs of kind '${kind}'`);
       context.checkpoint();
-      const handled = await handler(request, context);
-      reply = { id, result: handled.result };
-      transfer = handled.transfer ?? [];
+      const { result, transfer = [] } = await handler(request, context);
+      reply(id, { id, result, ms: took() }, transfer, notes);
     } catch (error) {
-      reply = error instanceof JobCancelled ? { id, cancelled: true } : { id, failure: serializeError(error) };
+      reply(id, { ...failed(id, error), ms: took() }, [], notes);
     }
-    if (notes.length > 0) reply.notes = notes;
-    try {
-      port.postMessage(reply, transfer);
-    } catch (error) {
-      // A result that cannot be sent (a buffer detached by an earlier transfer) fails its job, not the worker.
-      port.postMessage({ id, failure: serializeError(error), notes } satisfies ReplyMessage);
+  };
+
+  // Jobs run one at a time, with a turn of the event loop between them. Node delivers a
+  // port's messages in one go for as long as more keep coming, and the native memory of
+  // what a job leaves behind (resvg's pixmaps) is freed by finalizers that run only on a
+  // later turn: measured, a worker always holding queued jobs grew by 3 MB a job.
+  const waiting: JobMessage[] = [];
+  let running = false;
+  const runWaiting = async () => {
+    running = true;
+    for (let job = waiting.shift(); job; job = waiting.shift()) {
+      await run(job);
+      await new Promise((resolve) => setImmediate(resolve));
     }
+    running = false;
+  };
+  port.on('message', (job: JobMessage) => {
+    waiting.push(job);
+    if (!running) void runWaiting();
   });
   port.postMessage({ ready: true } satisfies ReadyMessage);
 }

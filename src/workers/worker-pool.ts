@@ -84,8 +84,6 @@ interface Slot {
   /** Jobs handed to the worker, in order: the first is running, the others wait in its port. */
   jobs: Job[];
   nextSeq: number;
-  /** Since when the worker has been on its current job: its handing over, or the answer before it. */
-  busySince: number;
   /** The worker has loaded and said so. */
   ready: boolean;
   stuckTimer?: ReturnType<typeof setTimeout>;
@@ -93,7 +91,7 @@ interface Slot {
 
 const DEFAULT_STUCK_AFTER_MS = 5_000;
 /** Weight of the latest job in the running average of the time a job keeps a worker. */
-const SERVICE_TIME_WEIGHT = 1 / 32;
+const SERVICE_TIME_WEIGHT = 1 / 16;
 
 /**
  * A fixed number of worker threads with a queue in front (admission is the caller's
@@ -126,7 +124,6 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
       cancellation: new Int32Array(cancellation),
       jobs: [],
       nextSeq: 0,
-      busySince: 0,
       ready: false,
     };
     slot.worker.unref();
@@ -155,11 +152,8 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
     if (slot.jobs.length === 0) slot.worker.unref();
     else if (slot.jobs[0].cancelled) watchForStuck(slot, slot.jobs[0]);
     for (const note of reply.notes ?? []) options.onNote?.(note);
-    const now = performance.now();
-    if (index === 0) {
-      const took = now - slot.busySince;
-      serviceMs = serviceMs === undefined ? took : serviceMs + (took - serviceMs) * SERVICE_TIME_WEIGHT;
-      slot.busySince = now;
+    if (reply.ms !== undefined) {
+      serviceMs = serviceMs === undefined ? reply.ms : serviceMs + (reply.ms - serviceMs) * SERVICE_TIME_WEIGHT;
     }
     if ('cancelled' in reply) cancelled++;
     else finished++;
@@ -184,7 +178,6 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
   }
 
   function assign(slot: Slot, job: Job): void {
-    if (slot.jobs.length === 0) slot.busySince = performance.now();
     job.seq = slot.nextSeq++;
     slot.jobs.push(job);
     slot.worker.ref();

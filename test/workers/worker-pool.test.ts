@@ -44,6 +44,13 @@ describe('the worker pool', () => {
     expect(await next).toBeLessThan(busyUntil);
   });
 
+  it('gives the event loop a turn between held jobs (where native memory is freed)', async () => {
+    const pool = testPool(1);
+    await pool.ready();
+    const [, ran] = await Promise.all([pool.run('scheduleImmediate', null), pool.run<boolean>('immediateRan', null)]);
+    expect(ran).toBe(true);
+  });
+
   it("keeps a service error's status and text, and hides other errors' text behind the pool's name", async () => {
     const pool = testPool(1);
     const refused = await pool.run('refuse', null).catch((error: unknown) => error);
