@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { load, loadGenerator, measureRow } from './load.ts';
 import { runMapBench } from './map.ts';
 import { ensureHeavyFile, runOverloadBench } from './overload.ts';
 import { ensureParcels, readThrough } from './parcels.ts';
+import { runStageBench } from './stages.ts';
 import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 
 /**
@@ -11,12 +13,14 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
  * (bench/overload.ts); then the map operation (bench/map.ts). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, maps (comma-separated; default all).
+ * BENCH_ONLY: some of images, overload, maps, stages (comma-separated; default all);
+ * BENCH_PEERS_DATA: the peer kit's data folder (../shared/bench-peers), whose big.shp the
+ * stage breakdown measures too; BENCH_PROFILE=1: CPU profiles behind the stage breakdown.
  */
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,maps').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,maps,stages').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
 readThrough(dataDir);
@@ -60,6 +64,17 @@ if (only.has('images') || only.has('overload')) {
   }
   if (overload.length > 0) console.log(`\n${runtime}: overload (small png requests) and abandoned work\n\n${overload.join('\n')}`);
   console.log(`\npeak RSS of the server after each part: ${peakAfter.join(', ')}`);
+}
+
+if (only.has('stages')) {
+  const peers = process.env.BENCH_PEERS_DATA;
+  const files = [
+    { label: 'parcels', dataDir, file: 'parcels', features },
+    ...(peers && existsSync(join(peers, 'big.shp')) ? [{ label: 'big', dataDir: resolve(peers), file: 'big', features: 200_000 }] : []),
+  ];
+  const profileDir = process.env.BENCH_PROFILE === '1' ? resolve(process.env.BENCH_DIR ?? '.bench-cache', 'profiles', String(Date.now())) : undefined;
+  const lines = await runStageBench({ runtime, files, key, requests: 2000, profileDir });
+  console.log(`\n${runtime}: where the time of one 640x480 image goes (Server-Timing, mean per request)\n\n${lines.join('\n')}`);
 }
 
 if (only.has('maps')) {

@@ -7,6 +7,7 @@ import type { AppEnv } from './http/context.ts';
 import { errorHandler, type ErrorSettings } from './http/errors.ts';
 import { detectFormat, limitRequestSize, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
 import { requestSignal } from './http/request-signal.ts';
+import { serverTiming } from './http/server-timing.ts';
 import { imagesRoute } from './routes/images.ts';
 import { mapRoute } from './routes/map.ts';
 import type { Services } from './services.ts';
@@ -23,6 +24,7 @@ export function buildApp(services: Services): Hono<AppEnv> {
   // Paths are case-insensitive like the rest of the interface (/REST/v1 = /rest/v1).
   const app = new Hono<AppEnv>({ getPath: (request) => getPath(request).toLowerCase() });
 
+  app.use(serverTiming(config.serverTiming));
   app.use(traceId(config.envelope.instance));
   app.use(requestLog(logger));
   app.use(cors({ origin: '*', allowMethods: ['GET', 'HEAD'], exposeHeaders: ['X-Trace-Id'] }));

@@ -44,6 +44,7 @@ function applyEnvironment(fromFile: Record<string, unknown>, env: Record<string,
     merged.keys = [...((fromFile.keys as unknown[]) ?? []), ...keys.map((key) => ({ key }))];
   }
   if (env.SHAPESHOT_LOG_LEVEL) merged.logLevel = env.SHAPESHOT_LOG_LEVEL;
+  if (env.SHAPESHOT_SERVER_TIMING) merged.serverTiming = env.SHAPESHOT_SERVER_TIMING === '1';
   return merged;
 }
 

@@ -120,10 +120,10 @@ export const configSchema = z
         /** A request that would wait longer than this for a worker (by the recent pace of work) gets 503 at once. */
         maxWaitMs: z.number().int().min(1).default(500),
         /** zlib level of the PNG encoder: 1 is fast and nearly as small for flat map graphics. */
-        pngCompression: z.number().int().min(0).max(9).default(1),
+        pngCompression: z.number().int().min(0).max(9).default(2),
       })
       .strict()
-      .default({ workers: 0, maxQueue: 64, maxWaitMs: 500, pngCompression: 1 }),
+      .default({ workers: 0, maxQueue: 64, maxWaitMs: 500, pngCompression: 2 }),
     envelope: z
       .object({
         schemaNamespace: z.string().default('http://schemas.microsoft.com/search/local/ws/rest/v1'),
@@ -138,6 +138,8 @@ export const configSchema = z
         instance: 'shapeshot',
       }),
     basemaps: basemapsSchema,
+    /** Send Server-Timing (milliseconds per stage of the work) with every answer of an operation. */
+    serverTiming: z.boolean().default(false),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();

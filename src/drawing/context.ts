@@ -1,4 +1,5 @@
 import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Lap } from '../stages.ts';
 import type { Rasterizer } from '../raster/resvg.js';
 import type { OpenShapefiles } from '../shapefile/open-shapefiles.ts';
 
@@ -21,6 +22,13 @@ export interface DrawingContext {
   compressionLevel: number;
   /** Throws once the job is to stop (its client left, or its time is up). */
   checkpoint: Checkpoint;
+  /** Marks the end of a stage, for the per-stage breakdown. */
+  lap: Lap;
+}
+
+/** What every drawing job's result carries besides its own: milliseconds per stage of its work. */
+export interface Timed {
+  stages: Record<string, number>;
 }
 
 /**

@@ -17,7 +17,7 @@ import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { renderSvg } from '../svg/render-svg.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET, type DrawingContext } from './context.ts';
+import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET, type DrawingContext, type Timed } from './context.ts';
 import { checkVertexBound, readFeatures } from './features.ts';
 
 export interface ImageLimits {
@@ -48,7 +48,7 @@ export interface ImageJob {
   limits: ImageLimits;
 }
 
-export interface DrawnImage {
+export interface DrawnImage extends Timed {
   png: Uint8Array;
   /** The PNG as JSON's list of byte values, when asked for (envelope/byte-list.ts). */
   pngJson?: Uint8Array;
@@ -57,14 +57,15 @@ export interface DrawnImage {
 
 /** The drawn image as a job's result, its buffers moved rather than copied. */
 export function drawnImage(png: Uint8Array, hotSpots: HotSpot[] | null, pngAsJson: boolean): Handled {
-  const result: DrawnImage = pngAsJson ? { png, pngJson: byteListJson(png), hotSpots } : { png, hotSpots };
+  const result: Omit<DrawnImage, 'stages'> = pngAsJson ? { png, pngJson: byteListJson(png), hotSpots } : { png, hotSpots };
   return { result, transfer: [png, result.pngJson].flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : [])) };
 }
 
 export function drawImage(job: ImageJob, context: DrawingContext): Handled {
-  const { checkpoint } = context;
+  const { checkpoint, lap } = context;
   const { width, height, style, limits } = job;
   const shapefile = context.shapefiles.open(job.files, checkpoint);
+  lap('open');
   if (job.requestRefs) {
     checkVertexBound(shapefile, job.requestRefs, limits.maxImageVertices, (count) =>
       new BadRequestError(
@@ -73,21 +74,25 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
       ),
     );
   }
-  const features = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint });
+  lap('budget');
+  const features = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
   const drawn = features.map(({ shape }) =>
     toDrawingSpace(job.reduceTol > 0 ? simplifyShape(shape, job.reduceTol, checkpoint) : shape, shapefile.crs.geographic),
   );
   const transform = fitExtent(shapesBBox(drawn)!, width, height, job.buffer);
+  lap('fit');
   const pixels = withinVertexBudget(
     drawn.map((shape) => toPixels(shape, transform, checkpoint)),
     DRAWN_VERTEX_BUDGET,
     BUDGET_START_TOLERANCE,
     checkpoint,
   );
+  lap('pixels');
   checkpoint();
   const svg = renderSvg({ width, height, style, shapes: pixels });
+  lap('svg');
   checkpoint();
-  const png = rasterize(context.rasterizer, svg, { width, height, fonts: [], compressionLevel: context.compressionLevel });
+  const png = rasterize(context.rasterizer, svg, { width, height, fonts: [], compressionLevel: context.compressionLevel }, lap);
   const hotSpots = job.includeHotSpots
     ? hotSpotsFor(
         features.map(({ ref }, i) => ({ fid: ref.text, featureId: ref.parent, pixels: pixels[i] })),
@@ -95,5 +100,6 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
         checkpoint,
       )
     : null;
+  lap('hotspots');
   return drawnImage(png, hotSpots, job.pngAsJson);
 }

@@ -13,13 +13,15 @@ import { hotSpotsFor } from '../hotspots/hotspots.ts';
 import { mercatorBoxToFile, mercatorTransform, shapeToMercator, type ToMercator } from '../map/reproject.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import { toPixels, withinVertexBudget } from '../projection/pixels.ts';
-import { rasterize } from '../raster/rasterize.ts';
+import { drawOver, layOver } from '../raster/composite.ts';
+import { encodeImage, rasterize, renderPixels } from '../raster/rasterize.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET, type DrawingContext } from './context.ts';
 import { drawnImage } from './draw-image.ts';
-import { renderMapSvg } from './map-svg.ts';
+import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
+import { onPixelGrid, tilePixels } from './tile-pixels.ts';
 import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
 
 export interface MapJob {
@@ -47,21 +49,41 @@ export interface MapJob {
 const SIMPLIFY_PIXELS = 0.5;
 
 export function drawMap(job: MapJob, context: DrawingContext): Handled {
-  const { checkpoint } = context;
+  const { checkpoint, lap } = context;
   const { width, height, style, transform } = job;
   const inView = job.features
     ? job.features.filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
     : scanInView(context.shapefiles.open(job.files, checkpoint), job, checkpoint);
+  lap('features');
   const pixels = withinVertexBudget(
     inView.map(({ shape }) => toPixels(simplifyShape(shape, SIMPLIFY_PIXELS / transform.scale, checkpoint), transform, checkpoint)),
     DRAWN_VERTEX_BUDGET,
     BUDGET_START_TOLERANCE,
     checkpoint,
   );
+  lap('pixels');
   checkpoint();
-  const { svg, fonts } = renderMapSvg({ width, height, basemap: job.basemap, shapes: pixels, style });
+  const attributionText = job.basemap.attribution.trim();
+  const attribution = attributionText ? attributionStrip(context, attributionText, width) : undefined;
+  const tiles = job.basemap.below.images ?? [];
+  const composite = tiles.length > 0 && onPixelGrid(tiles);
+  // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
+  const basemap = composite ? { ...job.basemap, below: { svg: job.basemap.below.svg } } : job.basemap;
+  const { svg, fonts } = renderMapSvg({ width, height, basemap, shapes: pixels, style, attribution });
+  lap('svg');
   checkpoint();
-  const png = rasterize(context.rasterizer, svg, { width, height, fonts, compressionLevel: context.compressionLevel });
+  const options = { width, height, fonts, compressionLevel: context.compressionLevel };
+  let png: Uint8Array;
+  if (composite) {
+    const canvas = new Uint8Array(width * height * 4);
+    for (const tile of tiles) drawOver(canvas, width, height, tilePixels(context.rasterizer, tile), tile.width, tile.height, tile.x, tile.y);
+    lap('tiles');
+    layOver(renderPixels(context.rasterizer, svg, options, lap), canvas);
+    lap('composite');
+    png = encodeImage(canvas, options, lap);
+  } else {
+    png = rasterize(context.rasterizer, svg, options, lap);
+  }
   const hotSpots = job.includeHotSpots
     ? hotSpotsFor(
         inView.map((feature, i) => ({ fid: feature.fid, featureId: feature.featureId, pixels: pixels[i] })),
@@ -69,7 +91,24 @@ export function drawMap(job: MapJob, context: DrawingContext): Handled {
         checkpoint,
       )
     : null;
+  lap('hotspots');
   return drawnImage(png, hotSpots, job.pngAsJson);
+}
+
+/** Attribution strips drawn so far on this worker, by text and width (a map service shows few). */
+const attributionStrips = new Map<string, Uint8Array>();
+const MAX_ATTRIBUTION_STRIPS = 64;
+
+function attributionStrip(context: DrawingContext, text: string, width: number): Uint8Array {
+  const key = `${width}\0${text}`;
+  let png = attributionStrips.get(key);
+  if (!png) {
+    const strip = attributionStripSvg(text, width);
+    png = rasterize(context.rasterizer, strip.svg, { width, height: strip.height, fonts: strip.fonts, compressionLevel: context.compressionLevel });
+    if (attributionStrips.size >= MAX_ATTRIBUTION_STRIPS) attributionStrips.delete(attributionStrips.keys().next().value!);
+    attributionStrips.set(key, png);
+  }
+  return png;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../errors.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Lap } from '../stages.ts';
 import { childShape, type Shape } from '../geometry/shape.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
@@ -13,6 +14,7 @@ export interface ReadOptions {
   useCache: boolean;
   maxRings: number;
   checkpoint: Checkpoint;
+  lap?: Lap;
 }
 
 /**

@@ -12,7 +12,7 @@ import { bboxToMercator, clampToWorld, mercatorTransform, shapeToMercator } from
 import type { FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext } from './context.ts';
+import type { DrawingContext, Timed } from './context.ts';
 import { checkVertexBound, readFeatures } from './features.ts';
 
 export interface MapLimits {
@@ -40,30 +40,33 @@ export interface MapFeature {
   shape: Shape;
 }
 
-export interface MapFeatures {
+export interface MapFeatures extends Timed {
   /** The file's bounding box in Web Mercator. */
   fileExtent: BBox;
   /** The listed features, and their extent; absent without a list. */
   listed?: { features: MapFeature[]; extent: BBox };
 }
 
-export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint }: DrawingContext): Handled {
+export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled {
   const shapefile = shapefiles.open(job.files, checkpoint);
+  lap('open');
   const toMercator = mercatorTransform(shapefile.crs, shapefile.name);
   const fileExtent = bboxToMercator(shapefile.bbox, toMercator);
-  if (!job.refs) return { result: { fileExtent } satisfies MapFeatures };
+  if (!job.refs) return { result: { fileExtent } satisfies Omit<MapFeatures, 'stages'> };
 
   const { limits } = job;
   if (job.refs.length > limits.maxMapFeatures) throw tooManyFeatures(job.refs.length, limits.maxMapFeatures);
   checkVertexBound(shapefile, job.refs, limits.maxMapVertices, (count) => tooManyVertices(count, limits.maxMapVertices));
-  const selected = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint });
+  lap('budget');
+  const selected = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
   const shpFile = basename(job.files.paths.shp);
   const features = selected.map(({ ref, shape }): MapFeature => {
     checkpoint();
     return { fid: ref.text, featureId: ref.parent, shape: shapeToMercator(shape, toMercator, ref.parent, shpFile) };
   });
   const extent = clampToWorld(shapesBBox(features.map((feature) => feature.shape))!);
-  const result: MapFeatures = { fileExtent, listed: { features, extent } };
+  lap('reproject');
+  const result: Omit<MapFeatures, 'stages'> = { fileExtent, listed: { features, extent } };
   return { result, transfer: transferablesOf(features.map((feature) => feature.shape)) };
 }
 

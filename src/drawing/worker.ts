@@ -5,8 +5,9 @@
  */
 import { loadRasterizer } from '../raster/resvg.js';
 import { createOpenShapefiles } from '../shapefile/open-shapefiles.ts';
-import { serveJobs, workerOptions, type JobContext } from '../workers/serve-jobs.ts';
-import type { DrawingContext, DrawingWorkerOptions } from './context.ts';
+import { startStopwatch } from '../stages.ts';
+import { serveJobs, workerOptions, type Handled, type JobContext } from '../workers/serve-jobs.ts';
+import type { DrawingContext, DrawingWorkerOptions, Timed } from './context.ts';
 import { drawImage, type ImageJob } from './draw-image.ts';
 import { drawMap, type MapJob } from './draw-map.ts';
 import { mapFeatures, type MapFeaturesJob } from './map-features.ts';
@@ -23,10 +24,13 @@ const shapefiles = createOpenShapefiles({
 const rasterizer = await loadRasterizer();
 
 const withContext =
-  <Job>(draw: (job: Job, context: DrawingContext) => ReturnType<typeof drawImage>) =>
-  (job: Job, { checkpoint, note }: JobContext) => {
+  <Job>(draw: (job: Job, context: DrawingContext) => Handled) =>
+  (job: Job, { checkpoint, note }: JobContext): Handled => {
+    const watch = startStopwatch();
     try {
-      return draw(job, { shapefiles, rasterizer, compressionLevel: options.pngCompression, checkpoint });
+      const handled = draw(job, { shapefiles, rasterizer, compressionLevel: options.pngCompression, checkpoint, lap: watch.lap });
+      watch.lap('result');
+      return { ...handled, result: { ...(handled.result as object), stages: watch.stages } satisfies Timed };
     } finally {
       for (const problem of problems.splice(0)) note(problem);
     }

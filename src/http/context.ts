@@ -1,5 +1,6 @@
 import type { KeyGrant } from '../auth/keys.ts';
 import type { Format } from '../params/fields.ts';
+import type { RequestTiming } from '../stages.ts';
 
 /** Values middleware hands on to later middleware and handlers. */
 export interface AppEnv {
@@ -10,5 +11,7 @@ export interface AppEnv {
     grant: KeyGrant;
     /** Fires when the client has gone or the request's time is up; every stage of the work stops on it. */
     signal: AbortSignal;
+    /** Present when the server sends Server-Timing (config `serverTiming`). */
+    timing?: RequestTiming;
   };
 }

@@ -5,6 +5,7 @@ import type { FeatureImage, ImageCollection } from '../envelope/model.ts';
 import { BadRequestError } from '../errors.ts';
 import type { ImagesRequest } from '../params/images.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
+import type { RequestTiming } from '../stages.ts';
 import { shapefileForKey } from './shapefile-for-key.ts';
 
 export interface ImagesServices {
@@ -24,6 +25,7 @@ export async function createImages(
   grant: KeyGrant,
   services: ImagesServices,
   signal: AbortSignal,
+  timing?: RequestTiming,
 ): Promise<ImageCollection> {
   const { width, height } = request.size;
   const { limits } = services.config;
@@ -31,6 +33,7 @@ export async function createImages(
   checkPixelBudget(groups.length, width, height, limits.maxPixelsPerRequest);
 
   const files = await shapefileForKey(services.catalog, request.file, grant);
+  timing?.lap('catalog');
   const images: FeatureImage[] = [];
   for (const [index, refs] of groups.entries()) {
     const drawn = await services.drawing.drawImage(
@@ -50,6 +53,7 @@ export async function createImages(
       },
       signal,
     );
+    timing?.job(drawn.stages);
     images.push({ itemId: index + 1, featureId: request.singleImage ? -1 : refs[0].parent, ...drawn });
   }
   return { itemId: 1, shapefile: files.name, images };

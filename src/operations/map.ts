@@ -6,6 +6,7 @@ import type { ImageCollection } from '../envelope/model.ts';
 import { fitZoom, placeView, viewExtent } from '../map/view.ts';
 import type { MapRequest } from '../params/map.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
+import type { RequestTiming } from '../stages.ts';
 import { shapefileForKey } from './shapefile-for-key.ts';
 
 export interface MapServices {
@@ -26,14 +27,22 @@ export interface MapResult {
  * a whole zoom level; the basemap provider draws its layers for that view; the features
  * are drawn over them. Reading, reprojecting and drawing run on the drawing workers.
  */
-export async function createMap(request: MapRequest, grant: KeyGrant, services: MapServices, signal: AbortSignal): Promise<MapResult> {
+export async function createMap(
+  request: MapRequest,
+  grant: KeyGrant,
+  services: MapServices,
+  signal: AbortSignal,
+  timing?: RequestTiming,
+): Promise<MapResult> {
   const { width, height } = request.size;
   const { maxMapFeatures, maxMapVertices, maxRings } = services.config.limits;
   const limits = { maxMapFeatures, maxMapVertices, maxRings };
   const useCache = !request.noCache;
   const files = await shapefileForKey(services.catalog, request.file, grant);
+  timing?.lap('catalog');
 
-  const { fileExtent, listed } = await services.drawing.mapFeatures({ files, refs: request.fids, useCache, limits }, signal);
+  const { fileExtent, listed, stages } = await services.drawing.mapFeatures({ files, refs: request.fids, useCache, limits }, signal);
+  timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.
   const extent = listed && !request.useBoundingBox ? listed.extent : fileExtent;
   const centre = { x: (extent.xmin + extent.xmax) / 2, y: (extent.ymin + extent.ymax) / 2 };
@@ -41,6 +50,7 @@ export async function createMap(request: MapRequest, grant: KeyGrant, services: 
   const placement = placeView(centre, zoom, width, height);
 
   const basemap = await services.basemaps.render({ view: placement.view, type: request.type, culture: request.culture, signal });
+  timing?.lap('basemap');
   const drawn = await services.drawing.drawMap(
     {
       files,
@@ -60,6 +70,7 @@ export async function createMap(request: MapRequest, grant: KeyGrant, services: 
     },
     signal,
   );
+  timing?.job(drawn.stages);
   return {
     collection: { itemId: 1, shapefile: files.name, images: [{ itemId: 1, featureId: -1, ...drawn }] },
     attribution: basemap.attribution.trim(),

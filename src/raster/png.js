@@ -85,7 +85,7 @@ function concat(parts) {
 
 /** zlib's native CRC-32 where the runtime has it (Node ≥ 20.15), else a table. */
 /** @type {(data: Uint8Array) => number} */
-const crc32 = typeof zlib.crc32 === 'function' ? (data) => zlib.crc32(data) : tableCrc32;
+export const crc32 = typeof zlib.crc32 === 'function' ? (data) => zlib.crc32(data) : tableCrc32;
 
 /** @type {Uint32Array | undefined} */
 let crcTable;

@@ -1,6 +1,7 @@
 import { noteNativeGarbage } from './collect-garbage.js';
 import { encodePng } from './png.js';
 import type { Rasterizer } from './resvg.js';
+import { noLap, type Lap } from '../stages.ts';
 import { unpremultiplyInPlace } from './unpremultiply.js';
 
 export interface RasterizeOptions {
@@ -13,17 +14,34 @@ export interface RasterizeOptions {
 }
 
 /** The PNG of `svg`, drawn by resvg. */
-export function rasterize(resvg: Rasterizer, svg: string, { width, height, fonts, compressionLevel }: RasterizeOptions): Uint8Array {
+export function rasterize(resvg: Rasterizer, svg: string, options: RasterizeOptions, lap: Lap = noLap): Uint8Array {
+  return encodeImage(renderPixels(resvg, svg, options, lap), options, lap);
+}
+
+/** `svg` drawn by resvg: premultiplied RGBA, row by row. */
+export function renderPixels(
+  resvg: Rasterizer,
+  svg: string,
+  { width, height, fonts }: Pick<RasterizeOptions, 'width' | 'height' | 'fonts'>,
+  lap: Lap = noLap,
+): Uint8Array {
   // Only the fonts asked for: loading the system fonts would cost milliseconds per render.
   const font = fonts.length > 0
     ? { fontFiles: [...fonts], loadSystemFonts: false, defaultFontFamily: 'Noto Sans' }
     : { loadSystemFonts: false };
-  const image = resvg.render(svg, font);
+  const image = resvg.render(svg, font, lap);
   if (image.width !== width || image.height !== height) {
     throw new Error(`Rendered ${image.width}x${image.height}, expected ${width}x${height}`);
   }
-  // resvg's own asPng() compresses hard and costs several times the rendering itself.
-  const png = encodePng(unpremultiplyInPlace(image.pixels), width, height, compressionLevel);
   noteNativeGarbage(width * height * 4);
+  return image.pixels;
+}
+
+/** Premultiplied RGBA as a PNG (straight alpha). resvg's own asPng() compresses hard and costs several times the rendering. */
+export function encodeImage(pixels: Uint8Array, { width, height, compressionLevel }: RasterizeOptions, lap: Lap = noLap): Uint8Array {
+  unpremultiplyInPlace(pixels);
+  lap('unpremultiply');
+  const png = encodePng(pixels, width, height, compressionLevel);
+  lap('png');
   return png;
 }

@@ -22,8 +22,11 @@ import { createRequire } from 'node:module';
 /**
  * @typedef {object} Rasterizer
  * @property {'native' | 'wasm'} backend
- * @property {(svg: string, font: FontOptions) => Raster} render
+ * @property {(svg: string, font: FontOptions, lap?: (stage: string) => void) => Raster} render
+ *   `lap` marks the ends of parsing, rendering and taking the pixels, for the per-stage breakdown.
  */
+
+const noLap = (/** @type {string} */ _stage) => undefined;
 
 /** @returns {Promise<Rasterizer>} the native addon if it loads, else the WebAssembly build */
 export async function loadRasterizer() {
@@ -43,8 +46,26 @@ export async function nativeRasterizer() {
   const { Resvg } = await import('@resvg/resvg-js');
   return {
     backend: 'native',
-    render: (svg, font) => new Resvg(svg, { font }).render(),
+    render(svg, font, lap = noLap) {
+      const tree = new Resvg(svg, { font });
+      lap('resvg-parse');
+      const image = tree.render();
+      lap('render');
+      // A copy of the pixmap: the getter copies it on every read.
+      const pixels = plainBytes(image.pixels);
+      lap('resvg-pixels');
+      return { width: image.width, height: image.height, pixels };
+    },
   };
+}
+
+/**
+ * The bytes as a plain Uint8Array (resvg-js gives a Buffer): the pixel loops that follow
+ * see one kind of array whatever made the pixels, and stay fast.
+ * @param {Uint8Array} bytes
+ */
+function plainBytes(bytes) {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** @type {Promise<void> | undefined} */
@@ -68,13 +89,17 @@ export async function wasmRasterizer() {
   return {
     backend: 'wasm',
     // There are no system fonts to load in WebAssembly: only the files asked for.
-    render(svg, { fontFiles = [], loadSystemFonts: _none, ...font }) {
+    render(svg, { fontFiles = [], loadSystemFonts: _none, ...font }, lap = noLap) {
       const resvg = new Resvg(svg, { font: { ...font, fontBuffers: fontFiles.map(readFont) } });
+      lap('resvg-parse');
       // WebAssembly memory is not garbage-collected: free what resvg allocates there.
       try {
         const image = resvg.render();
+        lap('render');
         try {
-          return { width: image.width, height: image.height, pixels: image.pixels };
+          const pixels = plainBytes(image.pixels);
+          lap('resvg-pixels');
+          return { width: image.width, height: image.height, pixels };
         } finally {
           image.free();
         }

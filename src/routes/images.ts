@@ -10,8 +10,9 @@ import type { Services } from '../services.ts';
 export function imagesRoute(services: Services) {
   const { config } = services;
   return new Hono<AppEnv>().get('/images', validQuery(imagesQuerySchema(config.limits, services.themes)), async (c) => {
+    c.get('timing')?.lap('http');
     const request = c.req.valid('query');
-    const collection = await createImages(request, c.get('grant'), services, c.get('signal'));
+    const collection = await createImages(request, c.get('grant'), services, c.get('signal'), c.get('timing'));
     return sendCollection(c, collection, request.format, config.envelope);
   });
 }

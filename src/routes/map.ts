@@ -10,8 +10,9 @@ import type { Services } from '../services.ts';
 export function mapRoute(services: Services) {
   const { config } = services;
   return new Hono<AppEnv>().get('/map', validQuery(mapQuerySchema(config.limits)), async (c) => {
+    c.get('timing')?.lap('http');
     const request = c.req.valid('query');
-    const { collection, attribution } = await createMap(request, c.get('grant'), services, c.get('signal'));
+    const { collection, attribution } = await createMap(request, c.get('grant'), services, c.get('signal'), c.get('timing'));
     const copyright = attribution ? `${config.envelope.copyright} ${attribution}` : config.envelope.copyright;
     return sendCollection(c, collection, request.format, { ...config.envelope, copyright });
   });

@@ -7,6 +7,7 @@ import { closeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { BadRequestError, DamagedShapefileError, NotFoundError } from '../errors.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Lap } from '../stages.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { crsFromPrj } from './crs.ts';
@@ -41,6 +42,8 @@ export interface ReadShapeOptions {
   useCache: boolean;
   maxRings: number;
   checkpoint: Checkpoint;
+  /** Marks the end of the read and of the decoding, for the per-stage breakdown. */
+  lap?: Lap;
 }
 
 export interface OpenShapefile {
@@ -186,7 +189,9 @@ function readFileSet(
       if (cached !== undefined) return cached;
       checkNotDeleted(fid);
       const { content, tooShort } = readRecord(fid);
+      options.lap?.('read');
       const shape = decodeRecord(content, recordType, fid, shpFile, { ...options, tooShort });
+      options.lap?.('decode');
       if (options.useCache) cache?.set(versionKey, fid, shape);
       return shape;
     },

@@ -1,0 +1,89 @@
+/**
+ * Premultiplied RGBA images laid over one another: what resvg would do with a map's tiles,
+ * done once per tile instead of decoding every tile again for every map.
+ */
+
+/**
+ * Draws `image` (w × h) over `canvas` (canvasWidth × canvasHeight) with its top-left
+ * corner at the whole pixel (x, y), clipped to the canvas; both premultiplied RGBA.
+ */
+export function drawOver(
+  canvas: Uint8Array,
+  canvasWidth: number,
+  canvasHeight: number,
+  image: Uint8Array,
+  w: number,
+  h: number,
+  x: number,
+  y: number,
+): void {
+  const left = Math.max(0, x);
+  const right = Math.min(canvasWidth, x + w);
+  const top = Math.max(0, y);
+  const bottom = Math.min(canvasHeight, y + h);
+  if (left >= right || top >= bottom) return;
+  const canvasWords = words(canvas);
+  const imageWords = words(image);
+  const opaque = isOpaque(imageWords);
+  for (let row = top; row < bottom; row++) {
+    let at = row * canvasWidth + left;
+    let from = (row - y) * w + (left - x);
+    if (opaque) {
+      canvasWords.set(imageWords.subarray(from, from + right - left), at);
+      continue;
+    }
+    for (let column = left; column < right; column++, at++, from++) {
+      const source = imageWords[from];
+      const alpha = source >>> 24;
+      if (alpha === 255) canvasWords[at] = source;
+      else if (alpha !== 0) canvasWords[at] = over(source, canvasWords[at], alpha);
+    }
+  }
+}
+
+/** Whether every pixel is opaque (tiles mostly are); remembered per image, which never changes once drawn. */
+const opaqueImages = new WeakMap<Uint32Array['buffer'], boolean>();
+
+function isOpaque(pixels: Uint32Array): boolean {
+  let opaque = opaqueImages.get(pixels.buffer);
+  if (opaque === undefined) {
+    opaque = true;
+    for (let i = 0; i < pixels.length && opaque; i++) opaque = pixels[i] >>> 24 === 255;
+    opaqueImages.set(pixels.buffer, opaque);
+  }
+  return opaque;
+}
+
+/** `top` over `bottom`, both premultiplied and of the same size, into `bottom`. */
+export function layOver(top: Uint8Array, bottom: Uint8Array): Uint8Array {
+  const topWords = words(top);
+  const bottomWords = words(bottom);
+  for (let i = 0; i < topWords.length; i++) {
+    const source = topWords[i];
+    const alpha = source >>> 24;
+    if (alpha === 255) bottomWords[i] = source;
+    else if (alpha !== 0) bottomWords[i] = over(source, bottomWords[i], alpha);
+  }
+  return bottom;
+}
+
+/** One premultiplied pixel over another (little-endian words: R in the low byte, A in the high). */
+function over(source: number, destination: number, sourceAlpha: number): number {
+  const keep = 255 - sourceAlpha;
+  let result = 0;
+  for (let shift = 0; shift < 32; shift += 8) {
+    const channel = ((source >>> shift) & 0xff) + div255(((destination >>> shift) & 0xff) * keep);
+    result |= Math.min(255, channel) << shift;
+  }
+  return result >>> 0;
+}
+
+/** Rounded division by 255, as tiny-skia does it. */
+function div255(value: number): number {
+  const v = value + 128;
+  return (v + (v >>> 8)) >>> 8;
+}
+
+function words(bytes: Uint8Array): Uint32Array {
+  return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+}
