@@ -12,7 +12,7 @@ export type RuntimeName = (typeof RUNTIMES)[number];
 export function serverCommand(runtime: RuntimeName): string[] {
   switch (runtime) {
     case 'node':
-      return ['node', '--import', 'tsx', 'src/server/node.ts'];
+      return ['node', '--single-threaded-gc', '--import', 'tsx', 'src/server/node.ts'];
     case 'deno':
       return (JSON.parse(readFileSync('deno.json', 'utf8')) as { tasks: { start: string } }).tasks.start.split(/\s+/);
     case 'bun':

@@ -2,6 +2,7 @@
  * Premultiplied RGBA images laid over one another: what resvg would do with a map's tiles,
  * done once per tile instead of decoding every tile again for every map.
  */
+import { pixelWords } from './words.ts';
 
 /**
  * Draws `image` (w × h) over `canvas` (canvasWidth × canvasHeight) with its top-left
@@ -22,8 +23,8 @@ export function drawOver(
   const top = Math.max(0, y);
   const bottom = Math.min(canvasHeight, y + h);
   if (left >= right || top >= bottom) return;
-  const canvasWords = words(canvas);
-  const imageWords = words(image);
+  const canvasWords = pixelWords(canvas);
+  const imageWords = pixelWords(image);
   const opaque = isOpaque(imageWords);
   for (let row = top; row < bottom; row++) {
     let at = row * canvasWidth + left;
@@ -56,8 +57,8 @@ function isOpaque(pixels: Uint32Array): boolean {
 
 /** `top` over `bottom`, both premultiplied and of the same size, into `bottom`. */
 export function layOver(top: Uint8Array, bottom: Uint8Array): Uint8Array {
-  const topWords = words(top);
-  const bottomWords = words(bottom);
+  const topWords = pixelWords(top);
+  const bottomWords = pixelWords(bottom);
   for (let i = 0; i < topWords.length; i++) {
     const source = topWords[i];
     const alpha = source >>> 24;
@@ -82,8 +83,4 @@ function over(source: number, destination: number, sourceAlpha: number): number 
 function div255(value: number): number {
   const v = value + 128;
   return (v + (v >>> 8)) >>> 8;
-}
-
-function words(bytes: Uint8Array): Uint32Array {
-  return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
 }

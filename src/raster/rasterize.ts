@@ -1,5 +1,6 @@
 import { noteNativeGarbage } from './collect-garbage.js';
-import { encodePng } from './png.js';
+import { encodeIndexedPng, encodePng, scanlineBuffer } from './png.js';
+import { indexColours } from './palette.ts';
 import type { Rasterizer } from './resvg.js';
 import { noLap, type Lap } from '../stages.ts';
 import { unpremultiplyInPlace } from './unpremultiply.js';
@@ -37,8 +38,21 @@ export function renderPixels(
   return image.pixels;
 }
 
-/** Premultiplied RGBA as a PNG (straight alpha). resvg's own asPng() compresses hard and costs several times the rendering. */
+/**
+ * Premultiplied RGBA as a PNG (straight alpha): a palette PNG when the image has few enough
+ * distinct pixels, which is exact, else RGBA. resvg's own asPng() compresses hard and costs
+ * several times the rendering.
+ */
 export function encodeImage(pixels: Uint8Array, { width, height, compressionLevel }: RasterizeOptions, lap: Lap = noLap): Uint8Array {
+  const indexed = indexColours(pixels, width, height, scanlineBuffer((width + 1) * height));
+  if (indexed) {
+    unpremultiplyInPlace(indexed.palette);
+    lap('palette');
+    const png = encodeIndexedPng(indexed.scanlines, indexed.palette, width, height, compressionLevel);
+    lap('png');
+    return png;
+  }
+  lap('palette');
   unpremultiplyInPlace(pixels);
   lap('unpremultiply');
   const png = encodePng(pixels, width, height, compressionLevel);

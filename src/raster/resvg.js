@@ -61,10 +61,12 @@ export async function nativeRasterizer() {
 
 /**
  * The bytes as a plain Uint8Array (resvg-js gives a Buffer): the pixel loops that follow
- * see one kind of array whatever made the pixels, and stay fast.
+ * see one kind of array whatever made the pixels, and stay fast. They read whole pixels as
+ * 32-bit words, which must start on a 4-byte boundary: bytes that do not are copied.
  * @param {Uint8Array} bytes
  */
 function plainBytes(bytes) {
+  if (bytes.byteOffset % 4 !== 0) return new Uint8Array(bytes);
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 

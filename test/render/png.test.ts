@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodePng } from '../../src/raster/png.js';
+import { encodeImage } from '../../src/raster/rasterize.ts';
 import { unpremultiplyInPlace } from '../../src/raster/unpremultiply.js';
 import { decodePng } from '../support/png.ts';
 
@@ -33,5 +34,49 @@ describe('unpremultiplyInPlace', () => {
     expect(image.pixel(1, 0)).toEqual([0, 0, 0, 0]);
     expect(image.pixel(2, 0)).toEqual([128, 64, 0, 128]);
     expect(image.pixel(3, 0)).toEqual([255, 255, 255, 51]);
+  });
+});
+
+describe('encodeImage', () => {
+  const options = (width: number, height: number) => ({ width, height, fonts: [], compressionLevel: 2 });
+
+  /** Premultiplied RGBA of `colours` distinct pixels, some translucent, in runs and scattered. */
+  function premultipliedImage(width: number, height: number, colours: number): Uint8Array {
+    const rgba = new Uint8Array(width * height * 4);
+    for (let i = 0; i < width * height; i++) {
+      const colour = (i % 7 === 0 ? i * 31 : Math.floor(i / 50)) % colours;
+      const alpha = colour % 3 === 0 ? 255 : (colour * 53) % 256;
+      rgba.set([(colour * 7) % (alpha + 1), (colour * 13) % (alpha + 1), (colour * 29) % (alpha + 1), alpha], i * 4);
+    }
+    return rgba;
+  }
+
+  function straight(premultiplied: Uint8Array): Uint8Array {
+    return unpremultiplyInPlace(premultiplied.slice());
+  }
+
+  it('writes an image of at most 256 distinct pixels as an exact palette PNG', () => {
+    for (const colours of [1, 2, 60, 256]) {
+      const pixels = premultipliedImage(97, 31, colours);
+      const expected = straight(pixels);
+      const png = encodeImage(pixels, options(97, 31));
+      expect(png[25], 'colour type').toBe(3);
+      expect(decodePng(png).data).toEqual(expected);
+    }
+  });
+
+  it('writes an image of more distinct pixels as RGBA, exactly', () => {
+    const pixels = premultipliedImage(97, 31, 257);
+    const expected = straight(pixels);
+    const png = encodeImage(pixels, options(97, 31));
+    expect(png[25], 'colour type').toBe(6);
+    expect(decodePng(png).data).toEqual(expected);
+  });
+
+  it('leaves out tRNS when every palette entry is opaque', () => {
+    const pixels = new Uint8Array(16 * 16 * 4).fill(255);
+    const png = encodeImage(pixels, options(16, 16));
+    expect(Buffer.from(png).includes('tRNS')).toBe(false);
+    expect(decodePng(png).pixel(3, 3)).toEqual([255, 255, 255, 255]);
   });
 });
