@@ -41,10 +41,11 @@ const CLOCK_TICKS_PER_SECOND = 100;
  * Starts the server as a user would, learns its address from the line it prints, and waits
  * for its first real answer to `probePath`. It runs in a process group of its own.
  */
-export async function startServerProcess(command: string[], env: Record<string, string>, probePath: string): Promise<ServerProcess> {
+export async function startServerProcess(command: string[], env: Record<string, string>, probePath: string, cwd?: string): Promise<ServerProcess> {
   const started = performance.now();
   const child = spawn(command[0], command.slice(1), {
     env: { ...process.env, ...env },
+    cwd,
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,
   });

@@ -5,13 +5,21 @@
  * clip edges' strokes), with coordinates rounded to 0.1 px.
  */
 import { geoIdentity, geoPath } from 'd3-geo';
-import type { Culture, MapType, MapView } from '../../src/basemap/provider.ts';
-import { paint, stopPaint } from '../../src/svg/paint.ts';
+import {
+  escapeXml,
+  lonLatToWorldPixel,
+  paint,
+  stopPaint,
+  worldPixelToLonLat,
+  type Culture,
+  type MapType,
+  type MapView,
+} from '../../src/sdk/plugin.ts';
 import { labelFontSize, placeLabels } from './labels.ts';
 import { countryLabelSites, worldLayers, type Detail } from './natural-earth.ts';
 import type { Shape } from './quad-split.ts';
 import { colourAtLatitude, MAP_STYLES, type LatitudeColour, type MapStyle, type Stroke } from './styles.ts';
-import { lonLatToWorldPixel, worldCopyOffsets, worldPixelYToLatitude } from './world-pixels.ts';
+import { worldCopyOffsets } from './world-pixels.ts';
 
 export const FONT_FAMILY = 'Noto Sans';
 
@@ -100,14 +108,13 @@ function strokeAttributes(stroke: Stroke, zoom: number): string {
 
 /** A top-to-bottom gradient over the image with the land colours of the latitudes it spans. */
 function latitudeGradient(colours: LatitudeColour[], view: MapView): string {
-  const scale = 2 ** view.zoom;
-  const latitudeAt = (imageY: number) => worldPixelYToLatitude((view.top + imageY) / scale);
+  const latitudeAt = (imageY: number) => worldPixelToLonLat(0, view.top + imageY, view.zoom).lat;
   const north = latitudeAt(0);
   const south = latitudeAt(view.height);
   const stops = [{ offset: 0, colour: colourAtLatitude(colours, north) }];
   for (const { latitude, colour } of colours) {
     if (latitude < north && latitude > south) {
-      const y = (scale * lonLatToWorldPixel([0, latitude])[1] - view.top) / view.height;
+      const y = (lonLatToWorldPixel(0, latitude, view.zoom).y - view.top) / view.height;
       stops.push({ offset: y, colour });
     }
   }
@@ -132,8 +139,4 @@ function labelsSvg(colours: NonNullable<MapStyle['labels']>, view: MapView, cult
     ({ text, x, y }) => `<text x="${x.toFixed(1)}" y="${(y + baselineShift).toFixed(1)}">${escapeXml(text)}</text>`,
   );
   return `${group}${texts.join('')}</g>`;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }

@@ -5,8 +5,14 @@
  */
 import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
-import type { Basemap, BasemapPlugin, BasemapProvider, BasemapRequest } from '../../src/basemap/provider.ts';
-import { createWorkerPool } from '../../src/workers/worker-pool.ts';
+import {
+  createWorkerPool,
+  definePlugin,
+  SDK_VERSION,
+  type Basemap,
+  type BasemapProvider,
+  type BasemapRequest,
+} from '../../src/sdk/plugin.ts';
 import type { DrawnBasemap } from './draw.ts';
 import type { DrawJob } from './worker.ts';
 
@@ -17,7 +23,8 @@ const FONT_FILE = createRequire(import.meta.url).resolve('@expo-google-fonts/not
 const CACHE_CHARACTERS = 32 * 1024 * 1024;
 const OPTION_NAMES = new Set(['attribution']);
 
-const embedded: BasemapPlugin = {
+export default definePlugin({
+  sdkVersion: SDK_VERSION,
   create(options, context): BasemapProvider {
     const attribution = attributionOption(options, context.name);
     const drawing = createWorkerPool({
@@ -49,9 +56,7 @@ const embedded: BasemapPlugin = {
       close: () => drawing.close(),
     };
   },
-};
-
-export default embedded;
+});
 
 function attributionOption(options: Record<string, unknown>, provider: string): string {
   for (const name of Object.keys(options)) {

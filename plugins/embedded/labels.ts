@@ -2,8 +2,8 @@
  * Country label placement: roomiest countries first, a label only where it fits inside its
  * country, lies wholly on the image and overlaps no label placed before it.
  */
-import type { Culture, MapView } from '../../src/basemap/provider.ts';
-import type { BBox } from '../../src/geometry/types.ts';
+import type { Culture, MapView } from '../../src/sdk/plugin.ts';
+import type { Box } from './box.ts';
 import type { LabelSite } from './natural-earth.ts';
 
 export interface PlacedLabel {
@@ -34,7 +34,7 @@ export function placeLabels(
   const fontSize = labelFontSize(view.zoom);
   const height = fontSize * LINE_HEIGHT;
   const placed: PlacedLabel[] = [];
-  const taken: BBox[] = [];
+  const taken: Box[] = [];
   for (const site of sites) {
     const room = 2 * site.room * scale * OVERHANG;
     if (room < height) break; // sites are roomiest first: none after this fits either
@@ -54,7 +54,7 @@ export function placeLabels(
   return placed;
 }
 
-function overlaps(a: BBox, b: BBox): boolean {
+function overlaps(a: Box, b: Box): boolean {
   return a.xmin < b.xmax && b.xmin < a.xmax && a.ymin < b.ymax && b.ymin < a.ymax;
 }
 

@@ -5,16 +5,14 @@
  */
 import type { MultiLineString, Polygon, Position } from 'geojson';
 import { geoArea } from 'd3-geo';
+import polylabel from 'polylabel';
 import { feature, mesh } from 'topojson-client';
-import type { Culture } from '../../src/basemap/provider.ts';
-import { bboxOf } from '../../src/geometry/bbox.ts';
-import { mapPositionLists } from '../../src/geometry/map-coordinates.ts';
-import { simplifyGeometry, simplifyPositions } from '../../src/geometry/simplify.ts';
-import type { Geometry } from '../../src/geometry/types.ts';
-import { countriesOf, loadCountriesTopology, type NaturalEarthScale } from '../../src/geodata/countries.ts';
-import { poleOfInaccessibility } from './pole-of-inaccessibility.ts';
+import type { Culture } from '../../src/sdk/plugin.ts';
+import { boxOf } from './box.ts';
+import { countriesOf, loadCountriesTopology, type NaturalEarthScale } from './geodata/countries.ts';
 import { splitShape, type Shape } from './quad-split.ts';
-import { lonLatToWorldPixel, projectToWorldPixels } from './world-pixels.ts';
+import { simplifyParts } from './simplify.ts';
+import { projectPosition, projectToWorldPixels } from './world-pixels.ts';
 
 export interface WorldLayers {
   /** Land polygons, filled without outline (their pieces' cut edges must not show). */
@@ -74,7 +72,7 @@ function buildLayers({ scale, zoom }: Detail): WorldLayers {
   const tolerance = zoom === undefined ? 0 : 0.4 / 2 ** zoom;
   const pieces = (kind: 'polygon' | 'line', geometry: Polygon | MultiLineString) => {
     const projected = projectToWorldPixels(withinMercator(geometry));
-    const coordinates = tolerance === 0 ? projected : projected.map((part) => simplifyPositions(part, tolerance ** 2, kind === 'polygon' ? 4 : 2));
+    const coordinates = tolerance === 0 ? projected : simplifyParts(projected, kind, tolerance);
     return splitShape(kind, coordinates, PIECE_VERTICES);
   };
   const layers: WorldLayers = { land: [], coasts: [], borders: [] };
@@ -91,7 +89,7 @@ function buildLayers({ scale, zoom }: Detail): WorldLayers {
 
 function withinMercator<G extends Polygon | MultiLineString>(geometry: G): G {
   const clamp = ([lon, lat]: Position) => [lon, Math.max(-LATITUDE_LIMIT, Math.min(LATITUDE_LIMIT, lat))];
-  return mapPositionLists(geometry as Geometry, (positions) => positions.map(clamp)) as G;
+  return { ...geometry, coordinates: geometry.coordinates.map((part) => part.map(clamp)) };
 }
 
 function buildLabelSites(): LabelSite[] {
@@ -102,13 +100,19 @@ function buildLabelSites(): LabelSite[] {
     const largest = polygons.reduce((a, b) =>
       geoArea({ type: 'Polygon', coordinates: b }) > geoArea({ type: 'Polygon', coordinates: a }) ? b : a,
     );
-    const projected: Polygon = { type: 'Polygon', coordinates: largest.map((ring) => ring.map(lonLatToWorldPixel)) };
+    const rings = largest.map((ring) => ring.map(projectPosition));
     // A big country's label is seen at low zoom only, so a pixel there is plenty; the search
     // costs time in proportion to vertices, so the rings are simplified to the same precision.
-    const { xmin, ymin, xmax, ymax } = bboxOf(projected)!;
+    const { xmin, ymin, xmax, ymax } = boxOf(rings)!;
     const precision = Math.max(POLE_PRECISION, Math.min(xmax - xmin, ymax - ymin) / 64);
-    const pole = poleOfInaccessibility((simplifyGeometry(projected, precision) as Polygon).coordinates, precision);
-    return { names: { English: country.name, Dutch: country.nameNl }, anchor: pole.point, room: pole.distance };
+    const [outer, ...holes] = rings;
+    const thinnedOuter = simplifyParts([outer], 'polygon', precision);
+    // A country within the precision (the Vatican) thins away whole: its few vertices are searched as they are.
+    const searched = thinnedOuter.length === 0 ? rings : [...thinnedOuter, ...simplifyParts(holes, 'polygon', precision)];
+    // The pole of inaccessibility: a label there sits well inside the shape, where a centroid
+    // may fall outside a crescent or into a bay.
+    const pole = polylabel(searched as [number, number][][], precision);
+    return { names: { English: country.name, Dutch: country.nameNl }, anchor: [pole[0], pole[1]], room: pole.distance };
   });
   return sites.sort((a, b) => b.room - a.room);
 }

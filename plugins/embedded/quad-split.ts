@@ -4,14 +4,13 @@
  * however detailed the continent it looks at.
  */
 import type { MultiLineString, Polygon, Position } from 'geojson';
-import { bboxOf } from '../../src/geometry/bbox.ts';
-import type { BBox } from '../../src/geometry/types.ts';
+import { boxOf, type Box } from './box.ts';
 import { clipToRectangle } from './world-pixels.ts';
 
 /** A planar shape with its bounding box, to skip it when out of view. */
 export interface Shape {
   geometry: Polygon | MultiLineString;
-  bbox: BBox;
+  bbox: Box;
 }
 
 /** Deep enough for any shape to reach a small piece; bounds the work on degenerate data. */
@@ -27,7 +26,7 @@ function shapeOf(kind: 'polygon' | 'line', parts: Position[][]): Shape | undefin
   if (parts.length === 0) return undefined;
   const geometry: Shape['geometry'] =
     kind === 'polygon' ? { type: 'Polygon', coordinates: parts } : { type: 'MultiLineString', coordinates: parts };
-  return { geometry, bbox: bboxOf(geometry)! };
+  return { geometry, bbox: boxOf(parts)! };
 }
 
 function split(shape: Shape, kind: 'polygon' | 'line', maxVertices: number, depth: number): Shape[] {

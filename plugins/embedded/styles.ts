@@ -4,9 +4,7 @@
  * ocean, shallow water along the coasts, land from green rainforest to tan desert to white
  * ice by latitude); AerialWithLabels adds faint borders and white labels.
  */
-import type { MapType } from '../../src/basemap/provider.ts';
-import { parseColour } from '../../src/params/colour.ts';
-import type { Rgba } from '../../src/svg/style.ts';
+import { parseColour, type MapType, type Rgba } from '../../src/sdk/plugin.ts';
 
 export interface Stroke {
   colour: Rgba;

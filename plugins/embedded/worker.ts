@@ -3,8 +3,7 @@
  * up to a second per level of detail (1:10m), and drawing a view some milliseconds, none of
  * which may hold up the event loop.
  */
-import { serveJobs } from '../../src/workers/serve-jobs.ts';
-import type { Culture, MapType, MapView } from '../../src/basemap/provider.ts';
+import { serveJobs, type Culture, type MapType, type MapView } from '../../src/sdk/plugin.ts';
 import { drawBasemap } from './draw.ts';
 
 export interface DrawJob {

@@ -1,12 +1,10 @@
 /**
- * Web Mercator world pixels at zoom 0: the whole world is one 256-px tile, origin at 180°W,
+ * Web Mercator world pixels at zoom 0: the whole world is one tile, origin at 180°W,
  * 85.0511°N, y down. A map view at zoom z is this space scaled by 2^z.
  */
 import type { MultiLineString, Polygon, Position } from 'geojson';
 import { geoIdentity, geoMercator, geoStream, type GeoPermissibleObjects, type GeoStream } from 'd3-geo';
-import type { MapView } from '../../src/basemap/provider.ts';
-
-export const WORLD_SIZE = 256;
+import { TILE_SIZE, worldSize, type MapView } from '../../src/sdk/plugin.ts';
 
 /**
  * d3's Mercator cuts shapes at the antimeridian and clips them to the square world (the
@@ -14,21 +12,20 @@ export const WORLD_SIZE = 256;
  * vertices are dense enough, and a straight parallel stays straight in Mercator.
  */
 const mercator = geoMercator()
-  .scale(WORLD_SIZE / (2 * Math.PI))
-  .translate([WORLD_SIZE / 2, WORLD_SIZE / 2])
+  .scale(TILE_SIZE / (2 * Math.PI))
+  .translate([TILE_SIZE / 2, TILE_SIZE / 2])
   .precision(0);
 
-export function lonLatToWorldPixel(position: Position): Position {
+/**
+ * A lon/lat position in zoom-0 world pixels, through the same d3 Mercator as whole shapes
+ * (not the SDK's, which clamps latitudes), so shapes projected either way meet.
+ */
+export function projectPosition(position: Position): Position {
   return mercator(position as [number, number])!;
 }
 
-/** Latitude (degrees) of a zoom-0 world-pixel row. */
-export function worldPixelYToLatitude(y: number): number {
-  return mercator.invert!([WORLD_SIZE / 2, y])![1];
-}
-
 /** The rings (of a polygon) or lines that are left of `geometry` after `stream` (a projection or clip). */
-export function captureParts(geometry: GeoPermissibleObjects, stream: (sink: GeoStream) => GeoStream): Position[][] {
+function captureParts(geometry: GeoPermissibleObjects, stream: (sink: GeoStream) => GeoStream): Position[][] {
   const parts: Position[][] = [];
   let current: Position[] = [];
   let inPolygon = false;
@@ -54,7 +51,7 @@ export function captureParts(geometry: GeoPermissibleObjects, stream: (sink: Geo
 export function projectToWorldPixels(geometry: Polygon | MultiLineString): Position[][] {
   // d3's spherical clipping is costly on big shapes; only the few that cross 180° need it.
   if (geometry.coordinates.some(crossesAntimeridian)) return captureParts(geometry, (sink) => mercator.stream(sink));
-  return geometry.coordinates.map((part) => part.map(lonLatToWorldPixel));
+  return geometry.coordinates.map((part) => part.map(projectPosition));
 }
 
 function crossesAntimeridian(positions: Position[]): boolean {
@@ -73,7 +70,7 @@ export function clipToRectangle(geometry: GeoPermissibleObjects, extent: [[numbe
  * view wider than the world, or one across the antimeridian, shows more than one.
  */
 export function worldCopyOffsets(view: MapView): number[] {
-  const worldWidth = WORLD_SIZE * 2 ** view.zoom;
+  const worldWidth = worldSize(view.zoom);
   const first = Math.floor(view.left / worldWidth);
   const last = Math.ceil((view.left + view.width) / worldWidth) - 1;
   const offsets: number[] = [];

@@ -10,9 +10,15 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { PMTiles, TileType, type Header } from 'pmtiles';
 import { z } from 'zod';
-import { BasemapUnavailableError, type BasemapPlugin, type BasemapProvider, type PlacedImage } from '../../src/basemap/provider.ts';
-import { tilesCovering } from '../xyz/tile-grid.ts';
-import { untilAborted } from '../xyz/tile-source.ts';
+import {
+  BasemapUnavailableError,
+  SDK_VERSION,
+  tilesCovering,
+  untilAborted,
+  type BasemapPlugin,
+  type BasemapProvider,
+  type PlacedImage,
+} from '../../src/sdk/plugin.ts';
 import { FileHandleSource } from './file-source.ts';
 
 const optionsSchema = z
@@ -29,6 +35,7 @@ const MIME_TYPES: Partial<Record<TileType, PlacedImage['mime']>> = {
 };
 
 const plugin: BasemapPlugin = {
+  sdkVersion: SDK_VERSION,
   async create(rawOptions, context): Promise<BasemapProvider> {
     const parsed = optionsSchema.safeParse(rawOptions);
     if (!parsed.success) {

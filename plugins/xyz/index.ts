@@ -4,9 +4,7 @@
  * Options: see plugins/README.md.
  */
 import { z } from 'zod';
-import type { BasemapPlugin, BasemapProvider, PlacedImage } from '../../src/basemap/provider.ts';
-import { MAX_ZOOM } from '../../src/map/view.ts';
-import { tilesCovering } from './tile-grid.ts';
+import { MAX_ZOOM, SDK_VERSION, tilesCovering, type BasemapPlugin, type BasemapProvider, type PlacedImage } from '../../src/sdk/plugin.ts';
 import { createTileSource } from './tile-source.ts';
 import { checkTemplate, tileUrl } from './tile-url.ts';
 
@@ -34,6 +32,7 @@ const optionsSchema = z
   .strict();
 
 const plugin: BasemapPlugin = {
+  sdkVersion: SDK_VERSION,
   create(rawOptions, context): BasemapProvider {
     const parsed = optionsSchema.safeParse(rawOptions);
     if (!parsed.success) {

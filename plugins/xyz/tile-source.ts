@@ -7,8 +7,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from 'pino';
-import { BasemapUnavailableError, type PlacedImage } from '../../src/basemap/provider.ts';
+import { BasemapUnavailableError, untilAborted, type PlacedImage, type PluginLogger } from '../../src/sdk/plugin.ts';
 
 export interface Tile {
   mime: PlacedImage['mime'];
@@ -25,7 +24,7 @@ export interface TileSourceOptions {
   retries: number;
   cacheBytes: number;
   cacheDir?: string;
-  logger: Logger;
+  logger: PluginLogger;
 }
 
 export interface TileSource {
@@ -153,14 +152,4 @@ async function store(path: string, bytes: Uint8Array): Promise<void> {
   const partial = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
   await writeFile(partial, bytes);
   await rename(partial, path);
-}
-
-/** Shared fetches go on for other maps; this map stops waiting when its time is up. */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, provider: string): Promise<T> {
-  if (signal.aborted) return Promise.reject(new BasemapUnavailableError(provider, 'the map ran out of time.'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new BasemapUnavailableError(provider, 'the map ran out of time while tiles were loading.'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

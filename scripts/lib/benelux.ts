@@ -1,7 +1,7 @@
 /** The Benelux countries in RD New (EPSG:28992), the Dutch national grid. */
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import proj4 from 'proj4';
-import type { Country } from '../../src/geodata/countries.ts';
+import type { Country } from '../../plugins/embedded/geodata/countries.ts';
 import { RD_NEW_PROJ4 } from './crs.ts';
 
 export interface BeneluxCountry {

@@ -1,7 +1,7 @@
 /** Land borders between countries, one feature per pair of neighbours. */
 import type { MultiLineString } from 'geojson';
 import { mesh, neighbors } from 'topojson-client';
-import type { CountriesTopology, Country } from '../../src/geodata/countries.ts';
+import type { CountriesTopology, Country } from '../../plugins/embedded/geodata/countries.ts';
 
 export interface Border {
   /** 'België – Nederland': the two Dutch names in Dutch alphabetical order. */

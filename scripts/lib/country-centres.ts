@@ -1,6 +1,6 @@
 /** Country centres (not capitals: world-countries has no capital coordinates) as points. */
 import type { Point } from 'geojson';
-import { worldCountries } from '../../src/geodata/world-countries.ts';
+import { worldCountries } from '../../plugins/embedded/geodata/world-countries.ts';
 
 export interface CountryCentre {
   name: string;

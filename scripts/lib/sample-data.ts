@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ShapeType } from '../../src/shapefile/types.ts';
 import { beneluxInRd } from './benelux.ts';
 import { bordersOf } from './borders.ts';
-import { countriesOf, loadCountriesTopology } from '../../src/geodata/countries.ts';
+import { countriesOf, loadCountriesTopology } from '../../plugins/embedded/geodata/countries.ts';
 import { countryCentres } from './country-centres.ts';
 import { RD_NEW_PRJ, WGS84_PRJ } from './crs.ts';
 import { textField, writeShapefile } from './write-shapefile.ts';

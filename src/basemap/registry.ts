@@ -4,26 +4,27 @@
  * is unavailable hands the map to its configured fallback, if any.
  */
 import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { BasemapsConfig } from '../config/schema.ts';
+import { ServiceError } from '../errors.ts';
+import { moduleFile } from '../runtime/module-file.ts';
 import {
-  BasemapUnavailableError,
   MAP_TYPES,
+  SDK_VERSION,
   type Basemap,
   type BasemapPlugin,
   type BasemapProvider,
   type BasemapRequest,
-} from './provider.ts';
+} from '../sdk/contract.ts';
+import { isBasemapUnavailable } from '../sdk/unavailable.ts';
 
 export interface BasemapRegistry {
   /** The basemap of `request.type` from its provider, or from the fallbacks when that one is unavailable. */
   render(request: BasemapRequest): Promise<Basemap>;
   close(): Promise<void>;
 }
-
-const PLUGINS_DIR = fileURLToPath(new URL('../../plugins/', import.meta.url));
 
 /** Loads and creates every configured provider; throws, naming the provider, when one cannot start. */
 export async function createBasemapRegistry(config: BasemapsConfig, logger: Logger): Promise<BasemapRegistry> {
@@ -53,8 +54,9 @@ export async function createBasemapRegistry(config: BasemapsConfig, logger: Logg
     try {
       return await providers.get(id)!.render(request);
     } catch (error) {
+      if (!isBasemapUnavailable(error)) throw error;
       const fallback = config.providers[id].fallback;
-      if (!(error instanceof BasemapUnavailableError) || fallback === undefined || request.signal.aborted) throw error;
+      if (fallback === undefined || request.signal.aborted) throw new ServiceError(503, error.message, error.retryAfterSeconds);
       logger.warn({ basemap: id, fallback, reason: error.message }, 'basemap provider unavailable; using its fallback');
       return renderWith(fallback, request);
     }
@@ -85,28 +87,44 @@ function checkReferences(config: BasemapsConfig): void {
 }
 
 /**
- * A plugin named by folder (plugins/<name>/index.ts) or by path (a module, or a folder
- * holding index.ts), relative to the working directory.
+ * A plugin named as one of ours (a folder in plugins/), by path (a module, or a folder
+ * holding index.ts or index.js, relative to the working directory: it starts with `.` or
+ * `/`), or by npm package name (resolved from where shapeshot is installed, which is the
+ * project that installed both).
  */
 async function loadPlugin(id: string, plugin: string): Promise<BasemapPlugin> {
-  const isName = /^[\w-]+$/.test(plugin);
-  const path = isName ? join(PLUGINS_DIR, plugin, 'index.ts') : moduleFile(resolve(plugin));
+  const specifier = pluginSpecifier(plugin);
   let module: { default?: unknown };
   try {
-    module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    module = (await import(specifier)) as { default?: unknown };
   } catch (error) {
-    throw new Error(`Basemap provider '${id}': cannot load plugin '${plugin}' from ${path}: ${(error as Error).message}`);
+    throw new Error(`Basemap provider '${id}': cannot load plugin '${plugin}' (${specifier}): ${(error as Error).message}`);
   }
   const candidate = module.default as Partial<BasemapPlugin> | undefined;
   if (typeof candidate?.create !== 'function') {
-    throw new Error(`Basemap provider '${id}': plugin '${plugin}' (${path}) has no default export with a create(options, context) function.`);
+    throw new Error(`Basemap provider '${id}': plugin '${plugin}' has no default export with a create(options, context) function.`);
+  }
+  if (candidate.sdkVersion !== SDK_VERSION) {
+    const written = typeof candidate.sdkVersion === 'number' ? `SDK version ${candidate.sdkVersion}` : 'no sdkVersion';
+    throw new Error(
+      `Basemap provider '${id}': plugin '${plugin}' was written for ${written}; this shapeshot has SDK version ${SDK_VERSION}.`,
+    );
   }
   return candidate as BasemapPlugin;
 }
 
-function moduleFile(path: string): string {
-  const isFolder = statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  return isFolder ? join(path, 'index.ts') : path;
+function pluginSpecifier(plugin: string): string {
+  if (plugin.startsWith('.') || isAbsolute(plugin)) return pathToFileURL(pluginPath(resolve(plugin))).href;
+  const builtIn = new URL(`../../plugins/${plugin}/index.ts`, import.meta.url);
+  if (/^[\w-]+$/.test(plugin) && statSync(new URL('.', builtIn), { throwIfNoEntry: false })?.isDirectory()) return moduleFile(builtIn).href;
+  return plugin;
+}
+
+/** A folder stands for its index module, TypeScript or JavaScript. */
+function pluginPath(path: string): string {
+  if (!(statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false)) return path;
+  const typescript = join(path, 'index.ts');
+  return statSync(typescript, { throwIfNoEntry: false }) ? typescript : join(path, 'index.js');
 }
 
 async function closeAll(providers: Iterable<BasemapProvider>): Promise<void> {

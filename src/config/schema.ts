@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUNDLED_THEMES_DIR, SAMPLE_DATA_DIR } from './package-folders.ts';
 
 /** The demo key printed on start; it works only while no keys are configured and the server listens on loopback. */
 export const DEMO_KEY = 'shapeshot-demo';
@@ -77,9 +78,10 @@ export const configSchema = z
   .object({
     host: z.string().default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(3000),
-    /** Folder of shapefiles; relative paths are resolved against the working directory. */
-    dataDir: z.string().default('data'),
-    themesDir: z.string().default('themes'),
+    /** Folder of shapefiles; relative paths are resolved against the working directory. The sample data by default. */
+    dataDir: z.string().default(SAMPLE_DATA_DIR),
+    /** Folder of theme files; the themes that ship with shapeshot by default. */
+    themesDir: z.string().default(BUNDLED_THEMES_DIR),
     keys: z.array(keySchema).default([]),
     /** Accept DEMO_KEY while no keys are configured and the server listens on loopback, for requests not from a proxy. */
     demoKey: z.boolean().default(true),

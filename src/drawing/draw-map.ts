@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { DamagedShapefileError } from '../errors.ts';
-import type { Basemap } from '../basemap/provider.ts';
+import type { Basemap } from '../sdk/contract.ts';
 import { simplifyShape, type Checkpoint } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';

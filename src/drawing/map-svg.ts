@@ -5,8 +5,9 @@
  */
 import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
-import type { Basemap, BasemapLayer, PlacedImage } from '../basemap/provider.ts';
+import type { Basemap, BasemapLayer, PlacedImage } from '../sdk/contract.ts';
 import type { Shape } from '../geometry/shape.ts';
+import { escapeXml } from '../xml-text.ts';
 import { featuresSvg } from '../svg/features.ts';
 import type { DrawStyle } from '../svg/style.ts';
 
@@ -86,6 +87,3 @@ function attributionSvg(text: string, width: number, height: number): string {
   );
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
-}

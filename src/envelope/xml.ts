@@ -1,4 +1,5 @@
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { xmlSafe } from '../xml-text.ts';
 import { RESOURCE_TYPE, type Envelope, type FeatureImage } from './model.ts';
 
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -10,17 +11,6 @@ let xmlBuilder: Promise<typeof import('xmlbuilder2')> | undefined;
  * answers need it: it is loaded on first use (the entry points warm it once listening).
  */
 export const loadXmlBuilder = () => (xmlBuilder ??= import('xmlbuilder2'));
-
-/**
- * Characters XML 1.0 forbids: C0 controls but tab, newline and carriage return; unpaired
- * surrogates; U+FFFE and U+FFFF.
- */
-const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-/** Text as an XML 1.0 document may hold it: every forbidden character replaced by U+FFFD. */
-export function xmlSafe(text: string): string {
-  return text.replace(NOT_XML_CHARACTER, '\uFFFD');
-}
 
 /**
  * The envelope as .NET's DataContractSerializer reads it: elements in the interface's

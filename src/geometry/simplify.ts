@@ -1,7 +1,4 @@
-import type { Position } from 'geojson';
-import { mapPositionLists } from './map-coordinates.ts';
 import { type Shape, vertexCount } from './shape.ts';
-import type { Geometry } from './types.ts';
 
 /** A ring needs four positions (a closed triangle) to enclose anything. */
 export const MIN_RING_VERTICES = 4;
@@ -159,10 +156,12 @@ export function keepMarked(shape: Shape, kept: Uint8Array): Shape {
 
 /** Squared distance from vertex p to the segment from vertex a to vertex b, all of `xy`. */
 function squaredSegmentDistanceAt(xy: Float64Array, p: number, a: number, b: number): number {
-  return squaredDistanceToSegment(xy[2 * p], xy[2 * p + 1], xy[2 * a], xy[2 * a + 1], xy[2 * b], xy[2 * b + 1]);
-}
-
-function squaredDistanceToSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const px = xy[2 * p];
+  const py = xy[2 * p + 1];
+  const ax = xy[2 * a];
+  const ay = xy[2 * a + 1];
+  const bx = xy[2 * b];
+  const by = xy[2 * b + 1];
   let x = ax;
   let y = ay;
   const dx = bx - ax;
@@ -178,28 +177,4 @@ function squaredDistanceToSegment(px: number, py: number, ax: number, ay: number
     }
   }
   return (px - x) ** 2 + (py - y) ** 2;
-}
-
-/** Squared distance from point p to the segment a–b. */
-export function squaredSegmentDistance([px, py]: Position, [ax, ay]: Position, [bx, by]: Position): number {
-  return squaredDistanceToSegment(px, py, ax, ay, bx, by);
-}
-
-/** simplifyShape for GeoJSON (the embedded basemap's data): the positions Douglas–Peucker keeps. */
-export function simplifyPositions(positions: Position[], squaredTolerance: number, minKept: number): Position[] {
-  const last = positions.length - 1;
-  if (last < 2) return positions;
-  const xy = Float64Array.from(positions.flatMap(([x, y]) => [x, y]));
-  const kept = new Uint8Array(positions.length);
-  markKept(xy, 0, last, squaredTolerance, minKept, kept, noCheckpoint);
-  return positions.filter((_, i) => kept[i]);
-}
-
-/** simplifyShape for GeoJSON geometry. */
-export function simplifyGeometry(geometry: Geometry, tolerance: number): Geometry {
-  if (!(tolerance > 0)) return geometry;
-  const squared = tolerance * tolerance;
-  return mapPositionLists(geometry, (positions, kind) =>
-    kind === 'points' ? positions : simplifyPositions(positions, squared, kind === 'ring' ? MIN_RING_VERTICES : MIN_LINE_VERTICES),
-  );
 }

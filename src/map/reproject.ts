@@ -7,10 +7,9 @@ import proj4 from 'proj4';
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
 import { mapVertices, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
-import { writeWebMercator } from '../projection/drawing-space.ts';
+import { HALF_WORLD, toLonLat, writeWebMercator } from '../projection/web-mercator.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
 import type { Crs } from '../shapefile/types.ts';
-import { HALF_WORLD, toLonLat } from './view.ts';
 
 /** Writes the Web Mercator metres of file coordinates (x, y) into `out` at `at`. */
 export type ToMercator = (x: number, y: number, out: Float64Array, at: number) => void;

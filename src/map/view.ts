@@ -2,22 +2,11 @@
  * The map's view in Web Mercator: 256-px tiles, integer zoom, world pixels from 180°W and
  * 85.0511°N. Positions are in EPSG:3857 metres (the drawing space of geographic data).
  */
-import type { MapView } from '../basemap/provider.ts';
+import type { MapView } from '../sdk/contract.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { PixelTransform } from '../projection/fit.ts';
+import { HALF_WORLD, MAX_ZOOM, MIN_ZOOM, pixelsPerMetre, toLonLat } from '../projection/web-mercator.ts';
 
-export const TILE_SIZE = 256;
-export const MIN_ZOOM = 1;
-export const MAX_ZOOM = 22;
-const EARTH_RADIUS = 6378137;
-/** Half the Web Mercator world's width, in metres: x and y run from -HALF_WORLD to HALF_WORLD. */
-export const HALF_WORLD = Math.PI * EARTH_RADIUS;
-const DEGREES = 180 / Math.PI;
-
-/** Pixels per Web Mercator metre at `zoom`: the world is 256 * 2^zoom pixels wide. */
-export function pixelsPerMetre(zoom: number): number {
-  return (TILE_SIZE * 2 ** zoom) / (2 * HALF_WORLD);
-}
 
 /**
  * The largest zoom at which `extent` plus `buffer` pixels on every side fits the image;
@@ -57,6 +46,7 @@ export function placeView(centre: { x: number; y: number }, zoom: number, width:
       zoom,
       width,
       height,
+      devicePixelRatio: 1,
       left,
       top,
       centre: toLonLat(middle),
@@ -83,7 +73,3 @@ export function viewExtent({ transform }: Placement, marginPixels: number): BBox
   };
 }
 
-/** Web Mercator metres to WGS84 degrees. */
-export function toLonLat({ x, y }: { x: number; y: number }): { lon: number; lat: number } {
-  return { lon: (x / EARTH_RADIUS) * DEGREES, lat: Math.atan(Math.sinh(y / EARTH_RADIUS)) * DEGREES };
-}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CULTURES, MAP_TYPES } from '../basemap/provider.ts';
-import { MAX_ZOOM, MIN_ZOOM } from '../map/view.ts';
+import { CULTURES, MAP_TYPES } from '../sdk/contract.ts';
+import { MAX_ZOOM, MIN_ZOOM } from '../projection/web-mercator.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import { commonFields, readCommon, type RequestLimits } from './common.ts';
 import { choiceParam, colourParam, fidParam, integerParam, switchParam } from './fields.ts';

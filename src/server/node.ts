@@ -1,3 +1,4 @@
+#!/usr/bin/env -S node --single-threaded-gc
 import { nodeRuntime } from '../runtime/node.ts';
 import { runServer } from '../runtime/run-server.ts';
 

@@ -23,6 +23,8 @@ export interface DbfHeader {
 }
 
 export const DBF_PREFIX_BYTES = 32;
+/** The flag that starts a row marked deleted. */
+export const DELETED = 0x2a;
 
 /** What the first 32 bytes tell: the full header length and the LDID. */
 export function parseDbfPrefix(prefix: Uint8Array, file: string): { headerBytes: number; ldid: number } {

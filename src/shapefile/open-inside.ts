@@ -14,6 +14,11 @@ export interface OpenedFile {
   stats: Stats;
 }
 
+/** An opened file and its name, for messages. */
+export interface NamedFile extends OpenedFile {
+  file: string;
+}
+
 /** undefined when the file does not exist or does not lie inside `realRoot`. */
 export function openInside(path: string, realRoot: string): OpenedFile | undefined {
   let fd: number;

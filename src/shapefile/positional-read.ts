@@ -21,3 +21,10 @@ export function readAt(fd: number, position: number, length: number): Uint8Array
   const read = readInto(fd, bytes, 0, length, position);
   return read === length ? bytes : bytes.subarray(0, read);
 }
+
+const MAX_SIDE_FILE_BYTES = 64 * 1024;
+
+/** The text of a small side file (.prj, .cpg). */
+export function readSideFile(fd: number): string {
+  return new TextDecoder().decode(readAt(fd, 0, MAX_SIDE_FILE_BYTES));
+}

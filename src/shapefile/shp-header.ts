@@ -7,11 +7,9 @@ export const HEADER_BYTES = 100;
 /** The 100-byte header shared by the `.shp` and the `.shx`. */
 export interface MainHeader {
   shapeType: number;
-  /** File length in bytes, as the header states it. */
-  fileBytes: number;
+  /** The header's file length in 16-bit words, unsigned as shapelib reads it. */
+  fileWords: number;
   bbox: BBox;
-  /** The raw header bytes (the record decoder is handed them with each record). */
-  bytes: Uint8Array;
 }
 
 const SHAPE_TYPES = new Set<number>(Object.values(ShapeType));
@@ -36,14 +34,13 @@ export function parseMainHeader(bytes: Uint8Array, file: string): MainHeader {
   }
   return {
     shapeType,
-    fileBytes: view.getInt32(24) * 2,
+    fileWords: view.getUint32(24),
     bbox: {
       xmin: view.getFloat64(36, true),
       ymin: view.getFloat64(44, true),
       xmax: view.getFloat64(52, true),
       ymax: view.getFloat64(60, true),
     },
-    bytes: bytes.slice(0, HEADER_BYTES),
   };
 }
 

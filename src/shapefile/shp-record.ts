@@ -15,9 +15,9 @@ import { assembleRings } from '../geometry/assemble-rings.ts';
 import { STEPS_PER_CHECKPOINT } from '../geometry/ring-steps.ts';
 import { type Checkpoint } from '../geometry/simplify.ts';
 import { linesShape, pointsShape, polygonsShape, type Shape } from '../geometry/shape.ts';
-import type { RecordLocation } from './record-index.ts';
+import type { BBox } from '../geometry/types.ts';
 import { shapeTypeName } from './shp-header.ts';
-import { ShapeType } from './types.ts';
+import { ShapeType, type RecordLocation } from './types.ts';
 
 /** Bytes before a record's content: record number and content length. */
 export const RECORD_HEADER_BYTES = 8;
@@ -47,7 +47,7 @@ export interface DecodeOptions {
   checkpoint: Checkpoint;
   /**
    * The fault to report when the record is shorter than its counts need, in place of "cut
-   * off": the index's length may be the one to blame (file-set.ts knows).
+   * off": the index's length may be the one to blame (shp-file.ts knows).
    */
   tooShort?: (needed: number) => DamagedShapefileError;
 }
@@ -66,6 +66,21 @@ export function baseShapeType(shapeType: number): number {
 /** Whether records of `shapeType` carry a Z block (MultiPatch aside). */
 export function hasZ(shapeType: number): boolean {
   return shapeType > 10 && shapeType < 20;
+}
+
+/**
+ * The most vertices a record of `recordType` with `contentBytes` of content can hold: what
+ * it holds besides its vertices (shape type, box and counts) aside, at the least bytes a
+ * vertex takes: x and y, plus z when the file promises Z (its records must then have it).
+ * An M block is optional in every type, and a Z record in a file without Z only takes more
+ * bytes a vertex, so neither is counted. A point has one vertex whatever its length.
+ */
+export function maxVertices(recordType: number, contentBytes: number): number {
+  const base = baseShapeType(recordType);
+  if (base === ShapeType.Point) return 1;
+  const fixedBytes = base === ShapeType.MultiPoint ? MULTIPOINT_POINTS_OFFSET : POLY_PARTS_OFFSET;
+  const bytesPerVertex = hasZ(recordType) ? 24 : 16;
+  return Math.max(0, Math.floor((contentBytes - fixedBytes) / bytesPerVertex));
 }
 
 /**
@@ -123,6 +138,34 @@ export function decodeRecord(content: DataView, fileType: number, fid: number, f
   const xy = readCoordinates(content, layout, first, fid, file, options.checkpoint);
   const parts = first === 0 ? starts : starts.map((start) => start - first);
   return layout.baseType === ShapeType.PolyLine ? linesShape(xy, parts) : organizedPolygons(xy, parts, fid, options.checkpoint);
+}
+
+/**
+ * A record's bounding box and point count from its own header bytes, so that a walk can
+ * skip a record before paying for decoding it; malformed ones count as null shapes.
+ */
+export function recordFacts(content: DataView): { bbox: BBox | undefined; pointCount: number } {
+  if (content.byteLength < 4) return { bbox: undefined, pointCount: 0 };
+  const shapeType = content.getInt32(0, true);
+  if (shapeType === ShapeType.Null) return { bbox: undefined, pointCount: 0 };
+  const base = shapeType % 10;
+  if (base === ShapeType.Point) {
+    if (content.byteLength < 20) return { bbox: undefined, pointCount: 0 };
+    const x = content.getFloat64(4, true);
+    const y = content.getFloat64(12, true);
+    return { bbox: { xmin: x, ymin: y, xmax: x, ymax: y }, pointCount: 1 };
+  }
+  const countOffset = base === ShapeType.MultiPoint ? 36 : 40;
+  if (content.byteLength < countOffset + 4) return { bbox: undefined, pointCount: 0 };
+  return {
+    bbox: {
+      xmin: content.getFloat64(4, true),
+      ymin: content.getFloat64(12, true),
+      xmax: content.getFloat64(20, true),
+      ymax: content.getFloat64(28, true),
+    },
+    pointCount: Math.max(0, content.getInt32(countOffset, true)),
+  };
 }
 
 /** Checks the record's type and counts against its length; null for a Null shape. */

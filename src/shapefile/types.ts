@@ -25,3 +25,11 @@ export interface Crs {
   /** Human-readable name from the `.prj` (for messages). */
   name?: string;
 }
+
+/** Where a record lies in the `.shp`, as the index (or a walk of the `.shp`) says. */
+export interface RecordLocation {
+  /** Byte offset of the record header in the `.shp`. */
+  offset: number;
+  /** Content length in bytes, not counting the 8-byte record header. */
+  contentBytes: number;
+}

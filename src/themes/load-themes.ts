@@ -1,24 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveThemes, type ThemeSource } from './resolve-themes.ts';
 import type { Theme } from './theme.ts';
 import { parseThemeFile } from './theme-file.ts';
 
-/** The themes that ship with the service. */
-export const BUILT_IN_THEMES_DIR = fileURLToPath(new URL('../../themes/', import.meta.url));
-
 /**
- * Reads and validates every `*.json` in `dir` (meant for start-up: it is synchronous and
- * throws). Returns the themes by lower-case name. An invalid file throws an Error whose
- * message names the file and the field.
+ * Reads and validates every `*.json` in `dir` but JSON Schemas (`*.schema.json`, such as
+ * the themes' theme.schema.json: no theme can be named so, names have no '.'). Meant for
+ * start-up: it is synchronous and throws. Returns the themes by lower-case name. An
+ * invalid file throws an Error whose message names the file and the field.
  */
 export function loadThemes(dir: string): Map<string, Theme> {
   const fileNames = readdirSync(dir)
-    .filter((fileName) => fileName.toLowerCase().endsWith('.json'))
+    .filter((fileName) => isThemeFileName(fileName.toLowerCase()))
     .sort();
   const sources = fileNames.map((fileName) => readThemeFile(join(dir, fileName), fileName));
   return resolveThemes(sources);
+}
+
+function isThemeFileName(lowerCaseName: string): boolean {
+  return lowerCaseName.endsWith('.json') && !lowerCaseName.endsWith('.schema.json');
 }
 
 function readThemeFile(path: string, fileName: string): ThemeSource {

@@ -8,14 +8,16 @@
  * loads the very same package files as the main thread.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { moduleFile } from '../runtime/module-file.ts';
 
 const bundles = new Map<string, Promise<URL>>();
 /** Marks the resolution the plugin asks esbuild for, so that it does not answer itself. */
 const RESOLVING = Symbol('resolving');
 
-/** A URL the runtime's Worker can start for the TypeScript module `entry`. */
-export function workerModule(entry: URL): Promise<URL> {
-  if (runsTypeScript()) return Promise.resolve(entry);
+/** A URL the runtime's Worker can start for the module `source` (TypeScript, or its build). */
+export function workerModule(source: URL): Promise<URL> {
+  const entry = moduleFile(source);
+  if (runsTypeScript() || entry.pathname.endsWith('.js')) return Promise.resolve(entry);
   let bundle = bundles.get(entry.href);
   if (!bundle) {
     bundle = bundleForNode(entry);

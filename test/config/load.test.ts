@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.ts';
+import { SAMPLE_DATA_DIR } from '../../src/config/package-folders.ts';
 import { afterAll } from 'vitest';
 import { makeTempDir as tempDir, removeTempDirs } from '../support/temp-dir.ts';
 
@@ -9,7 +10,7 @@ afterAll(removeTempDirs);
 describe('configuration', () => {
   it('has working defaults: loopback, port 3000, the bundled data', () => {
     const config = loadConfig({});
-    expect([config.host, config.port, config.dataDir]).toEqual(['127.0.0.1', 3000, 'data']);
+    expect([config.host, config.port, config.dataDir]).toEqual(['127.0.0.1', 3000, SAMPLE_DATA_DIR]);
     expect(config.limits.maxSize).toBe(4096);
     expect(config.limits.maxIds).toBe(1000);
   });

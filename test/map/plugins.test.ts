@@ -1,14 +1,27 @@
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { createBasemapRegistry } from '../../src/basemap/registry.ts';
 import { quadkey, tileUrl } from '../../plugins/xyz/tile-url.ts';
-import { tilesCovering } from '../../plugins/xyz/tile-grid.ts';
+import { tilesCovering } from '../../src/sdk/plugin.ts';
 import { allTypes, CHECKERBOARD_PLUGIN } from './support.ts';
+import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 const logger = pino({ level: 'silent' });
 const registry = (basemaps: Record<string, unknown>) => createBasemapRegistry(parseConfig({ basemaps }).basemaps, logger);
 const board = { plugin: CHECKERBOARD_PLUGIN };
+const SDK = new URL('../../src/sdk/plugin.ts', import.meta.url).href;
+
+afterAll(removeTempDirs);
+
+/** A plugin module written to a temporary folder, as an operator would drop one in. */
+function pluginFile(source: string): string {
+  const path = join(makeTempDir('plugin-'), 'index.ts');
+  writeFileSync(path, source);
+  return path;
+}
 
 describe('basemap configuration', () => {
   it('refuses a map type that names no configured provider', async () => {
@@ -38,6 +51,49 @@ describe('basemap configuration', () => {
   });
 });
 
+describe('the SDK version a plugin was written for', () => {
+  it('stops start-up naming the plugin and both versions when they differ', async () => {
+    const path = pluginFile(`export default { sdkVersion: 99, create: () => ({ name: 'x', render: async () => ({ below: {}, attribution: '' }) }) };`);
+    await expect(registry({ providers: { old: { plugin: path } }, types: allTypes('old') })).rejects.toThrow(
+      `Basemap provider 'old': plugin '${path}' was written for SDK version 99; this shapeshot has SDK version 1.`,
+    );
+  });
+
+  it('stops start-up when a plugin names no version', async () => {
+    const path = pluginFile(`export default { create: () => ({ name: 'x', render: async () => ({ below: {}, attribution: '' }) }) };`);
+    await expect(registry({ providers: { old: { plugin: path } }, types: allTypes('old') })).rejects.toThrow(
+      `plugin '${path}' was written for no sdkVersion; this shapeshot has SDK version 1.`,
+    );
+  });
+});
+
+describe('an unavailable provider', () => {
+  it('is recognised by its brand, not its class: a copy of the SDK elsewhere still hands the map to the fallback', async () => {
+    const foreign = pluginFile(`
+      class BasemapUnavailableError extends Error { [Symbol.for('shapeshot.basemap-unavailable')] = true; retryAfterSeconds = 5; }
+      export default { sdkVersion: 1, create: () => ({ name: 'far', render: async () => { throw new BasemapUnavailableError('down'); } }) };`);
+    const basemaps = await registry({ providers: { far: { plugin: foreign, fallback: 'board' }, board }, types: allTypes('far') });
+    const view = { zoom: 2, width: 64, height: 64, devicePixelRatio: 1, left: 0, top: 0, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
+    const basemap = await basemaps.render({ view, type: 'Road', culture: 'English', signal: new AbortController().signal });
+    expect(basemap.below.svg).toContain('<rect');
+    await basemaps.close();
+  });
+
+  it('answers 503 naming the provider when there is no fallback', async () => {
+    const sdkPlugin = pluginFile(`
+      import { BasemapUnavailableError, SDK_VERSION } from '${SDK}';
+      export default { sdkVersion: SDK_VERSION, create: () => ({ name: 'down', render: async () => { throw new BasemapUnavailableError('down', 'the cable is cut.', 7); } }) };`);
+    const basemaps = await registry({ providers: { down: { plugin: sdkPlugin } }, types: allTypes('down') });
+    const view = { zoom: 2, width: 64, height: 64, devicePixelRatio: 1, left: 0, top: 0, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
+    await expect(basemaps.render({ view, type: 'Road', culture: 'English', signal: new AbortController().signal })).rejects.toMatchObject({
+      status: 503,
+      message: "Basemap provider 'down' is unavailable: the cable is cut.",
+      retryAfterSeconds: 7,
+    });
+    await basemaps.close();
+  });
+});
+
 describe('xyz tile addresses', () => {
   it('fills templates, with Bing quadkeys and a stable subdomain per tile', () => {
     expect(quadkey({ z: 3, x: 3, y: 5 })).toBe('213');
@@ -46,7 +102,7 @@ describe('xyz tile addresses', () => {
   });
 
   it('wraps columns around the antimeridian and leaves out rows beyond the poles', () => {
-    const view = { zoom: 1, width: 300, height: 300, left: -100, top: -50, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
+    const view = { zoom: 1, width: 300, height: 300, devicePixelRatio: 1, left: -100, top: -50, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
     const tiles = tilesCovering(view, 19).map(({ x, y, left, top }) => [x, y, left, top]);
     // Column -1 is column 1; the 50 px above row 0 are beyond the pole; 300 px reach no further than row 0.
     expect(tiles).toEqual([
@@ -56,7 +112,7 @@ describe('xyz tile addresses', () => {
   });
 
   it('scales the deepest tiles up past maxZoom', () => {
-    const view = { zoom: 5, width: 100, height: 100, left: 1024, top: 2048, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
+    const view = { zoom: 5, width: 100, height: 100, devicePixelRatio: 1, left: 1024, top: 2048, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
     expect(tilesCovering(view, 3)).toEqual([{ z: 3, x: 1, y: 2, left: 0, top: 0, size: 1024 }]);
   });
 });

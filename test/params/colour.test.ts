@@ -55,6 +55,10 @@ describe('parseColour', () => {
     'rgb(1,2,3)',
     '0xFF0000',
     '# FF0000',
+    // Names of the name table's object, not of colours.
+    'constructor',
+    'toString',
+    '__proto__',
   ])('rejects %j', (text) => {
     expect(parseColour(text)).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BasemapProvider, Culture, MapType, MapView } from '../../src/basemap/provider.ts';
+import type { BasemapProvider, Culture, MapType, MapView } from '../../src/sdk/plugin.ts';
 import embedded from '../../plugins/embedded/index.ts';
 import { rasterizeBasemap, testContext, viewCentredOn } from '../support/basemap.ts';
 import type { RgbaPixel } from '../support/png.ts';

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { PNG } from 'pngjs';
 import { TileType } from 'pmtiles';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BasemapUnavailableError, type BasemapProvider, type MapView } from '../../src/basemap/provider.ts';
+import { BasemapUnavailableError, type BasemapProvider, type MapView } from '../../src/sdk/plugin.ts';
 import pmtiles from '../../plugins/pmtiles/index.ts';
 import { rasterizeBasemap, testContext, viewAt } from '../support/basemap.ts';
 import { writePmtiles, type ArchiveTile } from '../support/pmtiles.ts';

@@ -1,7 +1,7 @@
 /** Helpers for basemap plugin tests: build a view, and rasterize what a provider returns. */
 import { Resvg } from '@resvg/resvg-js';
 import pino from 'pino';
-import type { Basemap, MapView, ProviderContext } from '../../src/basemap/provider.ts';
+import type { Basemap, MapView, ProviderContext } from '../../src/sdk/plugin.ts';
 import { decodePng, type DecodedPng } from './png.ts';
 
 export const testContext = (name: string): ProviderContext => ({ name, logger: pino({ level: 'silent' }), userAgent: 'shapeshot-test' });
@@ -15,6 +15,7 @@ export function viewAt(zoom: number, left: number, top: number, width = 256, hei
     zoom,
     width,
     height,
+    devicePixelRatio: 1,
     left,
     top,
     centre: { lon: lon(left + width / 2), lat: lat(top + height / 2) },

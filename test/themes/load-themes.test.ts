@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BUILT_IN_THEMES_DIR, loadThemes } from '../../src/themes/load-themes.ts';
+import { BUNDLED_THEMES_DIR } from '../../src/config/package-folders.ts';
+import { loadThemes } from '../../src/themes/load-themes.ts';
 
 const SHIPPED = ['Movie', 'MovieGrid', 'Ocean', 'OceanGrid', 'ShapeServerBlue', 'Sky', 'SkyGrid', 'Steel', 'SteelGrid', 'Tech', 'TechGrid'];
 
 describe('the shipped themes', () => {
-  const themes = loadThemes(BUILT_IN_THEMES_DIR);
+  const themes = loadThemes(BUNDLED_THEMES_DIR);
 
   it('are the eleven the interface names, spelled as it spells them', () => {
     expect([...themes.values()].map((theme) => theme.name).sort()).toEqual([...SHIPPED].sort());

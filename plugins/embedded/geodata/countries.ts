@@ -1,7 +1,8 @@
 /**
  * Natural Earth countries (from world-atlas) with English names as Natural Earth spells
- * them and Dutch names from world-countries, joined on the ISO 3166 numeric code. Shared by
- * the sample-data scripts and the embedded basemap.
+ * them and Dutch names from world-countries, joined on the ISO 3166 numeric code. The
+ * embedded basemap draws and labels them; the sample-data scripts build their shapefiles
+ * from the same data.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
-import type { MapView } from '../../src/basemap/provider.ts';
-import { TILE_SIZE } from '../../src/map/view.ts';
+import { TILE_SIZE } from '../projection/web-mercator.ts';
+import type { MapView } from './contract.ts';
 
 /** One tile of the map and where it goes on the image. */
 export interface TilePlacement {

@@ -1,0 +1,87 @@
+/**
+ * GetMap answers over HTTP, with the latest ones kept in memory (least recently used out,
+ * bounded in bytes): a map asked for again, or a page of maps of one feature, costs the WMS
+ * server one rendering. Anything but an image makes the basemap unavailable, with the
+ * server's own exception message when it sent one.
+ */
+import { LRUCache } from 'lru-cache';
+import { BasemapUnavailableError, type PlacedImage } from '../../src/sdk/plugin.ts';
+import { serviceExceptionText } from './service-exception.ts';
+
+export interface MapImage {
+  mime: PlacedImage['mime'];
+  bytes: Uint8Array;
+}
+
+export interface GetMapSourceOptions {
+  /** The provider id, for messages. */
+  provider: string;
+  userAgent: string;
+  /** The image format asked for, preferred in the Accept header. */
+  format: string;
+  timeoutMs: number;
+  /** Bytes of images kept in memory; 0 keeps none. */
+  cacheBytes: number;
+}
+
+export interface GetMapSource {
+  /** The image the GetMap `url` answers; `signal` ends the wait (the map's time is up). */
+  get(url: string, signal: AbortSignal): Promise<MapImage>;
+}
+
+/** What an entry costs besides its bytes (the URL key, wrapper, cache bookkeeping). */
+const ENTRY_OVERHEAD_BYTES = 1000;
+
+export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
+  const cache = new LRUCache<string, MapImage>({
+    maxSize: Math.max(1, options.cacheBytes),
+    sizeCalculation: (image) => ENTRY_OVERHEAD_BYTES + image.bytes.length,
+  });
+  return {
+    async get(url, signal) {
+      const cached = cache.get(url);
+      if (cached) return cached;
+      const image = await fetchImage(url, options, signal);
+      // An image larger than the whole cache is not kept (lru-cache's maxEntrySize is maxSize).
+      if (options.cacheBytes > 0) cache.set(url, image);
+      return image;
+    },
+  };
+}
+
+async function fetchImage(url: string, options: GetMapSourceOptions, signal: AbortSignal): Promise<MapImage> {
+  const unavailable = (reason: string) => new BasemapUnavailableError(options.provider, reason);
+  if (signal.aborted) throw unavailable('the map ran out of time.');
+  let response: Response;
+  let bytes: Uint8Array;
+  try {
+    response = await fetch(url, {
+      // Exceptions come as XML whatever was asked for.
+      headers: { 'User-Agent': options.userAgent, Accept: `${options.format}, */*;q=0.1` },
+      signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
+    });
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    if (signal.aborted) throw unavailable('the map ran out of time while the WMS server was drawing it.');
+    if ((error as Error).name === 'TimeoutError') throw unavailable(`the WMS server did not answer within ${options.timeoutMs} ms.`);
+    throw unavailable(`the WMS server cannot be reached (${(error as Error).message}).`);
+  }
+  const mime = sniffImage(bytes);
+  if (response.ok && mime) return { mime, bytes };
+
+  const contentType = response.headers.get('content-type') ?? '';
+  // MapServer answers exceptions with HTTP 200, others with 400 or 500: the body decides.
+  if (/xml/i.test(contentType) || /^\s*</.test(new TextDecoder().decode(bytes.subarray(0, 100)))) {
+    const exception = serviceExceptionText(new TextDecoder().decode(bytes));
+    if (exception !== undefined) throw unavailable(`the WMS server reported an exception: ${exception}`);
+  }
+  if (!response.ok) throw unavailable(`the WMS server answered HTTP ${response.status} to GetMap.`);
+  throw unavailable(`the WMS server answered GetMap with ${contentType || 'no Content-Type'}, not a PNG or JPEG image.`);
+}
+
+/** The image type from the first bytes: a server's Content-Type may be wrong. */
+function sniffImage(bytes: Uint8Array): MapImage['mime'] | undefined {
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  return undefined;
+}

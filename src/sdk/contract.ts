@@ -1,0 +1,113 @@
+/** The types and constants of the plugin contract (the SDK's entry, plugin.ts, exports them). */
+/** The SDK's major version. A plugin's default export names the one it was written for. */
+export const SDK_VERSION = 1;
+
+export const MAP_TYPES = ['Road', 'Aerial', 'AerialWithLabels'] as const;
+export type MapType = (typeof MAP_TYPES)[number];
+
+export const CULTURES = ['English', 'Dutch'] as const;
+export type Culture = (typeof CULTURES)[number];
+
+/**
+ * What the map image shows, in Web Mercator world pixels (see web-mercator: origin at
+ * 180°W, 85.0511°N, y down; the world is 256 * 2^zoom pixels wide at `zoom`).
+ *
+ * Sizes and positions are CSS pixels. The image itself has `devicePixelRatio` real pixels
+ * for each of them (a `scale=2` map): layers are still placed in CSS pixels, and a plugin
+ * that can may send denser images (a 512-px tile over 256 CSS pixels) or thinner lines.
+ */
+export interface MapView {
+  /** Integer zoom level, MIN_ZOOM–MAX_ZOOM. */
+  zoom: number;
+  /** Image size in CSS pixels. */
+  width: number;
+  height: number;
+  /** Real pixels per CSS pixel: 1, 2 or 3. */
+  devicePixelRatio: number;
+  /**
+   * World pixel of the image's top-left corner, always a whole number: image pixel
+   * (px, py) is world pixel (left + px, top + py).
+   */
+  left: number;
+  top: number;
+  /** The image centre and bounds in degrees (WGS 84). */
+  centre: { lon: number; lat: number };
+  bounds: { west: number; south: number; east: number; north: number };
+}
+
+export interface BasemapRequest {
+  view: MapView;
+  type: MapType;
+  culture: Culture;
+  /** Aborted when the map's client has gone or its time is spent: stop fetching then. */
+  signal: AbortSignal;
+}
+
+/** An encoded raster image (a tile) covering width × height CSS pixels from image pixel (x, y). */
+export interface PlacedImage {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  mime: 'image/png' | 'image/jpeg' | 'image/webp';
+  bytes: Uint8Array;
+}
+
+/** Part of the map drawn by a provider, in image (CSS) pixels. */
+export interface BasemapLayer {
+  images?: PlacedImage[];
+  /** SVG elements (no <svg> root), drawn after the images. */
+  svg?: string;
+}
+
+export interface Basemap {
+  /** Drawn under the features. */
+  below: BasemapLayer;
+  /** Drawn over the features (labels, for instance). */
+  above?: BasemapLayer;
+  /** Shown in the map's bottom-right corner and appended to the envelope's Copyright. */
+  attribution: string;
+  /** Absolute paths of the TrueType/OpenType fonts the SVG's text uses. */
+  fonts?: string[];
+}
+
+export interface BasemapProvider {
+  /** The configured provider id, for messages. */
+  readonly name: string;
+  render(request: BasemapRequest): Promise<Basemap>;
+  close?(): Promise<void>;
+}
+
+/** The logging a plugin gets (pino's signature: an object of fields, then the message). */
+export interface PluginLogger {
+  debug(fields: object, message?: string): void;
+  info(fields: object, message?: string): void;
+  warn(fields: object, message?: string): void;
+  error(fields: object, message?: string): void;
+}
+
+/** What a plugin's factory gets besides its own options. */
+export interface ProviderContext {
+  /** The provider id from the configuration. */
+  name: string;
+  logger: PluginLogger;
+  /** User-Agent for outgoing HTTP requests. */
+  userAgent: string;
+  /** Folder for on-disk caches, when the operator configured one. */
+  cacheDir?: string;
+}
+
+/**
+ * A basemap plugin: the default export of its module. `create` validates its own options
+ * (throwing an Error naming the bad option) and returns the provider.
+ */
+export interface BasemapPlugin {
+  /** SDK_VERSION of the SDK the plugin was written for; another major version stops start-up. */
+  sdkVersion: number;
+  create(options: Record<string, unknown>, context: ProviderContext): BasemapProvider | Promise<BasemapProvider>;
+}
+
+/** Types a plugin's default export: `export default definePlugin({ sdkVersion: SDK_VERSION, create… })`. */
+export function definePlugin(plugin: BasemapPlugin): BasemapPlugin {
+  return plugin;
+}

@@ -1,0 +1,38 @@
+/**
+ * The plugin SDK: the whole contract between shapeshot and a basemap plugin, published as
+ * `shapeshot/plugin`. A plugin imports this module and nothing else of shapeshot; what it
+ * exports is versioned by SDK_VERSION (its major version: a change that breaks a plugin
+ * raises it).
+ *
+ * A plugin is a module whose default export is a BasemapPlugin. The server creates one
+ * provider per configured id at start-up (create), then asks it for the basemap of every
+ * map (render): layers to draw under, and optionally over, the features, in image pixels.
+ */
+export { BasemapUnavailableError, isBasemapUnavailable, untilAborted } from './unavailable.ts';
+export { tilesCovering, type TilePlacement } from './tile-grid.ts';
+export {
+  EARTH_RADIUS,
+  HALF_WORLD,
+  MAX_MERCATOR_LATITUDE,
+  MAX_ZOOM,
+  MIN_ZOOM,
+  TILE_SIZE,
+  lonLatToWorldPixel,
+  mercatorX,
+  mercatorY,
+  pixelsPerMetre,
+  toLonLat,
+  worldPixelToLonLat,
+  worldSize,
+} from '../projection/web-mercator.ts';
+export { viewBoundsInMetres } from './view-bounds.ts';
+// The style vocabulary: colours as the service's parameters and themes spell them, and the
+// SVG attributes that paint them.
+export { parseColour } from '../params/colour.ts';
+export { hex, paint, stopPaint } from '../svg/paint.ts';
+export type { Rgba } from '../svg/style.ts';
+export { escapeXml } from '../xml-text.ts';
+// Work too heavy for the event loop goes to a plugin's own worker threads.
+export { createWorkerPool, type RunOptions, type WorkerPool, type WorkerPoolOptions } from '../workers/worker-pool.ts';
+export { serveJobs, workerOptions, type Handled, type JobContext, type JobHandler } from '../workers/serve-jobs.ts';
+export * from './contract.ts';

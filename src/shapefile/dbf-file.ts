@@ -1,0 +1,83 @@
+/**
+ * The `.dbf`: its header read once, in the text encoding its `.cpg` or LDID names, then
+ * rows read by feature id, or their deletion flags in chunks of rows for a walk.
+ */
+import { DamagedShapefileError } from '../errors.ts';
+import { decodeRow, DELETED, parseDbfHeader, parseDbfPrefix, DBF_PREFIX_BYTES, type AttributeValue } from './dbf.ts';
+import { dbfEncoding, decoderFor } from './encoding.ts';
+import type { NamedFile } from './open-inside.ts';
+import { readAt, readSideFile } from './positional-read.ts';
+
+export interface DbfFile {
+  /** Whether row `row` is marked deleted, from one byte; false past the last row. */
+  isDeleted(row: number): boolean;
+  /** isDeleted for rows asked in ascending order, as a walk asks: the flags are read in chunks of rows. */
+  deletedRows(): (row: number) => boolean;
+  /** Row `row` decoded; undefined when it is marked deleted. */
+  attributes(row: number): Record<string, AttributeValue> | undefined;
+}
+
+/** What a shapefile without a `.dbf` reads as: no row deleted, no attributes. */
+export const WITHOUT_DBF: DbfFile = {
+  isDeleted: () => false,
+  deletedRows: () => () => false,
+  attributes: () => ({}),
+};
+
+const DELETION_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Reads the header of `dbf`, decoding its text as `cpg` says; `onProblem` is told of a
+ * `.cpg` naming an encoding that is not known. A damaged `.dbf` fails only attribute reads,
+ * so that geometry stays readable.
+ */
+export function openDbf(dbf: NamedFile, cpg: NamedFile | undefined, onProblem: (problem: string) => void): DbfFile {
+  try {
+    return readDbfHeader(dbf, cpg, onProblem);
+  } catch (error) {
+    return {
+      ...WITHOUT_DBF,
+      attributes: () => {
+        throw error;
+      },
+    };
+  }
+}
+
+function readDbfHeader({ fd, file }: NamedFile, cpg: NamedFile | undefined, onProblem: (problem: string) => void): DbfFile {
+  const { headerBytes, ldid } = parseDbfPrefix(readAt(fd, 0, DBF_PREFIX_BYTES), file);
+  const cpgText = cpg && readSideFile(cpg.fd);
+  const encoding = dbfEncoding(cpgText, ldid);
+  if (cpg && cpgText !== undefined && encoding.source !== 'cpg') {
+    onProblem(`${cpg.file} names unknown encoding '${cpgText.trim()}'; the .dbf is read as ${encoding.name}.`);
+  }
+  const decode = decoderFor(encoding.name);
+  const header = parseDbfHeader(readAt(fd, 0, headerBytes), file, decode);
+  const { recordCount, rowBytes } = header;
+  const rowOffset = (row: number) => header.headerBytes + row * rowBytes;
+  return {
+    isDeleted: (row) => row < recordCount && readAt(fd, rowOffset(row), 1)[0] === DELETED,
+    deletedRows() {
+      const rowsPerChunk = Math.max(1, Math.floor(DELETION_CHUNK_BYTES / rowBytes));
+      let chunk: Uint8Array = new Uint8Array(0);
+      let firstRow = 0;
+      let rows = 0;
+      return (row) => {
+        if (row >= recordCount) return false;
+        if (row < firstRow || row >= firstRow + rows) {
+          firstRow = row;
+          rows = Math.min(rowsPerChunk, recordCount - row);
+          chunk = readAt(fd, rowOffset(row), rows * rowBytes);
+        }
+        return chunk[(row - firstRow) * rowBytes] === DELETED;
+      };
+    },
+    attributes(row) {
+      // GDAL gives no feature at all past the last row (a departure: our geometry stays readable).
+      if (row >= recordCount) throw new DamagedShapefileError(file, `it has ${recordCount} rows, so feature ${row} has no attributes.`);
+      const bytes = readAt(fd, rowOffset(row), rowBytes);
+      if (bytes.length < rowBytes) throw new DamagedShapefileError(file, `row ${row} is cut off at the end of the file.`);
+      return bytes[0] === DELETED ? undefined : decodeRow(bytes, header.columns, decode);
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The `.shp`: its header, and its records read by the offsets an index gives, one record
+ * at a time or, for a walk over every feature, in large chunks (one positional read per
+ * record would cost a big file a million system calls).
+ *
+ * Records are where the index says, as GDAL reads them, not where the chain of record
+ * headers leads: a file that GDAL edited without repacking holds a rewritten record at its
+ * end and the old one, still well-formed, where it was; following the chain would yield the
+ * old record and number the others wrongly. Only without a `.shx` is the chain walked, to
+ * build the index.
+ */
+import { DamagedShapefileError } from '../errors.ts';
+import type { Checkpoint } from '../geometry/simplify.ts';
+import type { BBox } from '../geometry/types.ts';
+import type { NamedFile } from './open-inside.ts';
+import { readAt } from './positional-read.ts';
+import { HEADER_BYTES, parseMainHeader, type MainHeader } from './shp-header.ts';
+import { delimitRecord, recordFacts, RECORD_HEADER_BYTES, type DecodeOptions } from './shp-record.ts';
+import { checkedLocation, type IndexedLayer, type RecordIndex } from './shx-file.ts';
+import type { RecordLocation } from './types.ts';
+
+/** One record as a walk met it, before decoding. */
+export interface RawRecord {
+  fid: number;
+  /** From the record's own header; undefined for a Null shape. */
+  bbox: BBox | undefined;
+  pointCount: number;
+  /** The record's content, from its shape type on (a view into the walk's chunk). */
+  content: DataView;
+}
+
+/** A record's content, and the fault to report when it is too short for its counts. */
+export interface ShpRecord {
+  content: DataView;
+  tooShort: DecodeOptions['tooShort'];
+}
+
+export interface ShpFile {
+  /** The file's name, for messages. */
+  readonly file: string;
+  readonly header: MainHeader;
+  /** Record `fid`, delimited by `index` as GDAL delimits it: one read. */
+  readRecord(index: RecordIndex, fid: number): ShpRecord;
+  /**
+   * The records at `locations` (in id order), each delimited as GDAL delimits it. Records
+   * that follow one another in the file are read in large chunks; a record out of file
+   * order is read on its own, and the chunk is kept for the run it interrupts.
+   */
+  records(locations: Iterable<RecordLocation & { fid: number }>, checkpoint: Checkpoint): Generator<RawRecord>;
+  /**
+   * The layer as GDAL reads it without a `.shx`: of the type and extent of the `.shp`
+   * header, indexed by one walk over the record headers.
+   */
+  layerWithoutShx(checkpoint: Checkpoint): IndexedLayer;
+}
+
+const SCAN_CHUNK_BYTES = 4 << 20;
+const WALK_CHUNK_BYTES = 1 << 20;
+
+/** Reads the header of the `.shp`; its records are read when asked for. */
+export function openShp({ fd: shp, stats, file }: NamedFile): ShpFile {
+  const shpBytes = stats.size;
+  const header = parseMainHeader(readAt(shp, 0, HEADER_BYTES), file);
+  return {
+    file,
+    header,
+    readRecord(index, fid) {
+      const location = index.locate(fid);
+      const read = readAt(shp, location.offset, RECORD_HEADER_BYTES + location.contentBytes);
+      const { content, ownBytes } = delimitRecord(read, location, fid, file, shpBytes);
+      return { content, tooShort: ownBytes > content.byteLength ? shortenedByIndex(index.file, fid, location, ownBytes) : undefined };
+    },
+    *records(locations, checkpoint) {
+      let chunk: Uint8Array = new Uint8Array(0);
+      let chunkStart = 0;
+      let nextInFileOrder = HEADER_BYTES;
+      for (const location of locations) {
+        const { fid, offset } = location;
+        const wanted = RECORD_HEADER_BYTES + location.contentBytes;
+        let read: Uint8Array;
+        if (offset >= chunkStart && offset + wanted <= chunkStart + chunk.length) {
+          read = chunk.subarray(offset - chunkStart, offset - chunkStart + wanted);
+        } else if (offset === nextInFileOrder) {
+          chunk = readAt(shp, offset, Math.max(SCAN_CHUNK_BYTES, wanted));
+          chunkStart = offset;
+          read = chunk.subarray(0, wanted);
+          checkpoint();
+        } else {
+          read = readAt(shp, offset, wanted);
+          checkpoint();
+        }
+        nextInFileOrder = offset + wanted;
+        const { content } = delimitRecord(read, location, fid, file, shpBytes);
+        yield { fid, ...recordFacts(content), content };
+      }
+    },
+    layerWithoutShx: (checkpoint) => ({
+      index: walkIndex(shp, shpBytes, header, file, checkpoint),
+      shapeType: header.shapeType,
+      recordType: header.shapeType,
+      bbox: header.bbox,
+    }),
+  };
+}
+
+/** Blames the index for a record it cut shorter than the .shp record's own header says. */
+function shortenedByIndex(indexFile: string, fid: number, { offset, contentBytes }: RecordLocation, ownBytes: number) {
+  return (needed: number) =>
+    new DamagedShapefileError(
+      indexFile,
+      `it lists record ${fid} at byte ${offset} with ${contentBytes} bytes, fewer than the record needs (${needed}), ` +
+        `but the .shp record there says ${ownBytes}.`,
+    );
+}
+
+/**
+ * Walks the chain of record headers once, reading the `.shp` in 1 MB chunks, as shapelib's
+ * SHPRestoreSHX does when GDAL is asked to rebuild a missing `.shx` (SHAPE_RESTORE_SHX): the
+ * walk ends where the header's file length says the file ends, so bytes after it are not
+ * records. Unlike shapelib, a record header whose length cannot be right ends the walk with
+ * a fault for the records from there on, instead of indexing whatever follows it. The
+ * locations are kept as a table of 8 bytes a record.
+ */
+function walkIndex(shp: number, shpBytes: number, header: MainHeader, file: string, checkpoint: Checkpoint): RecordIndex {
+  const end = Math.min(shpBytes, 2 * header.fileWords);
+  let table = new Uint32Array(2 * 1024);
+  let count = 0;
+  let fault: string | undefined;
+  let chunk: Uint8Array = new Uint8Array(0);
+  let chunkStart = 0;
+  let position = HEADER_BYTES;
+
+  while (position < end) {
+    if (position + RECORD_HEADER_BYTES > chunkStart + chunk.length) {
+      chunk = readAt(shp, position, Math.min(WALK_CHUNK_BYTES, shpBytes - position));
+      chunkStart = position;
+      checkpoint();
+    }
+    if (position + RECORD_HEADER_BYTES > chunkStart + chunk.length) {
+      fault = `the file ends inside the header of record ${count}, at byte ${position}.`;
+      break;
+    }
+    const contentBytes = new DataView(chunk.buffer, chunk.byteOffset + position - chunkStart + 4, 4).getInt32(0) * 2;
+    if (contentBytes < 4) {
+      fault = `record ${count} at byte ${position} declares a length of ${contentBytes} bytes, so the records after it cannot be found without a .shx.`;
+      break;
+    }
+    if (2 * count + 2 > table.length) {
+      const grown = new Uint32Array(table.length * 2);
+      grown.set(table);
+      table = grown;
+    }
+    table[2 * count] = position / 2;
+    table[2 * count + 1] = contentBytes / 2;
+    count++;
+    position += RECORD_HEADER_BYTES + contentBytes;
+  }
+
+  const offsets = table.slice(0, 2 * count);
+  const locate = (fid: number) => checkedLocation({ offset: offsets[2 * fid] * 2, contentBytes: offsets[2 * fid + 1] * 2 }, fid, file);
+  return {
+    count,
+    fault,
+    file,
+    locate,
+    *locations() {
+      for (let fid = 0; fid < count; fid++) yield { fid, ...locate(fid) };
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The house rules that keep the code navigable, read from the sources' import statements
+ * (type-only imports included): plugins see shapeshot only through the SDK, and no module
+ * reaches itself again through its imports.
+ */
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SDK_ENTRY = 'src/sdk/plugin.ts';
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
+}
+
+/** The files of ours that `file` imports (relative specifiers only; packages are not ours). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return [...text.matchAll(IMPORT)]
+    .map((match) => match[1] ?? match[2])
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => relative(ROOT, resolve(ROOT, dirname(file), specifier)));
+}
+
+const files = [...sourceFiles('src'), ...sourceFiles('plugins')];
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+
+describe('the import graph', () => {
+  it('resolves every relative import to a file of ours', () => {
+    const missing = [...graph].flatMap(([file, imports]) => imports.filter((target) => !graph.has(target)).map((target) => `${file} -> ${target}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('lets plugins import nothing of src/ but the SDK, and no other plugin', () => {
+    const strays = [...graph]
+      .filter(([file]) => file.startsWith('plugins/'))
+      .flatMap(([file, imports]) => {
+        const ownFolder = file.split('/').slice(0, 2).join('/') + '/';
+        return imports.filter((target) => target !== SDK_ENTRY && !target.startsWith(ownFolder)).map((target) => `${file} -> ${target}`);
+      });
+    expect(strays).toEqual([]);
+  });
+
+  it('lets nothing in src/ import a plugin', () => {
+    const strays = [...graph]
+      .filter(([file]) => file.startsWith('src/'))
+      .flatMap(([file, imports]) => imports.filter((target) => target.startsWith('plugins/')).map((target) => `${file} -> ${target}`));
+    expect(strays).toEqual([]);
+  });
+
+  it('has no circle', () => {
+    const circles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const path: string[] = [];
+    const visit = (file: string) => {
+      state.set(file, 'visiting');
+      path.push(file);
+      for (const target of graph.get(file) ?? []) {
+        if (state.get(target) === 'visiting') circles.push([...path.slice(path.indexOf(target)), target].join(' -> '));
+        else if (!state.has(target)) visit(target);
+      }
+      path.pop();
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) if (!state.has(file)) visit(file);
+    expect(circles).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from '../../bench/server-process.ts';
+import { decodePng } from '../support/png.ts';
+import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+
+/**
+ * shapeshot and a third-party plugin installed the way a user installs them: both packed
+ * (npm pack, which builds shapeshot's JavaScript), installed into a fresh project by npm,
+ * the plugin configured by its package name, the server started from node_modules by Node,
+ * Deno and Bun, none of them given TypeScript. The plugin (test/fixtures/third-party-plugin) knows shapeshot only as
+ * `shapeshot/plugin`; themes and sample data must be found inside the installed package.
+ */
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const PLUGIN_SOURCE = fileURLToPath(new URL('../fixtures/third-party-plugin/', import.meta.url));
+const KEY = 'installed-package-key-0123';
+const GOLD = [255, 215, 0];
+const TEAL = [0, 128, 128];
+
+const BIN = join(REPO, 'node_modules/.bin');
+const COMMANDS = {
+  node: ['node', 'node_modules/shapeshot/dist/src/server/node.js'],
+  deno: [join(BIN, 'deno'), 'run', '--allow-read', '--allow-env', '--allow-sys', '--allow-net', '--allow-ffi', 'node_modules/shapeshot/dist/src/server/deno.js'],
+  bun: [join(BIN, 'bun'), 'node_modules/shapeshot/dist/src/server/bun.js'],
+};
+const RUNTIMES = Object.keys(COMMANDS) as (keyof typeof COMMANDS)[];
+
+let project: string;
+const servers = new Map<string, ServerProcess>();
+
+beforeAll(async () => {
+  project = makeTempDir('installed-');
+  const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+  npm(['pack', '--silent', '--pack-destination', project], REPO);
+  npm(['pack', '--silent', '--pack-destination', project], PLUGIN_SOURCE);
+  const tarballs = readdirSync(project).filter((name) => name.endsWith('.tgz'));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-users-project', private: true, type: 'module' }));
+  npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--omit=dev', ...tarballs.map((name) => `./${name}`)], project);
+  writeFileSync(
+    join(project, 'shapeshot.json'),
+    JSON.stringify({
+      basemaps: {
+        providers: { stripes: { plugin: 'shapeshot-plugin-stripes', options: { band: 16 } } },
+        types: { Road: 'stripes', Aerial: 'stripes', AerialWithLabels: 'stripes' },
+      },
+    }),
+  );
+  const env = { SHAPESHOT_CONFIG: 'shapeshot.json', SHAPESHOT_PORT: '0', SHAPESHOT_KEYS: KEY, SHAPESHOT_LOG_LEVEL: 'warn' };
+  const probe = `/REST/v1/shapefiles/images?file=countries&fid=0&key=${KEY}`;
+  for (const runtime of RUNTIMES) servers.set(runtime, await startServerProcess(COMMANDS[runtime], env, probe, project));
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([...servers.values()].map((server) => server.stop()));
+  removeTempDirs();
+});
+
+describe('shapeshot installed as a package, with a plugin installed by name', () => {
+  it('ships JavaScript only: no TypeScript under node_modules/shapeshot but the .d.ts', () => {
+    const files = execFileSync('find', [join(project, 'node_modules/shapeshot'), '-name', '*.ts']).toString().trim().split('\n');
+    expect(files.filter((file) => !file.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it.each(RUNTIMES)("draws a map over the plugin's bands on %s", async (runtime) => {
+    const response = await fetch(`${servers.get(runtime)!.origin}/REST/v1/shapefiles/map?file=countries&fid=3&size=200,160&format=png&key=${KEY}`);
+    expect(response.status).toBe(200);
+    const image = decodePng(new Uint8Array(await response.arrayBuffer()));
+    const corners = [image.pixel(2, 2), image.pixel(197, 2), image.pixel(2, 140), image.pixel(197, 140)];
+    const seen = new Set(corners.map(([r, g, b]) => [r, g, b].join()));
+    for (const colour of seen) expect([GOLD.join(), TEAL.join()]).toContain(colour);
+    const column = Array.from({ length: 60 }, (_, y) => image.pixel(1, y + 1).slice(0, 3).join());
+    expect(new Set(column)).toEqual(new Set([GOLD.join(), TEAL.join()]));
+  });
+
+  it.each(RUNTIMES)('finds the themes that ship inside the package on %s', async (runtime) => {
+    const response = await fetch(`${servers.get(runtime)!.origin}/REST/v1/shapefiles/images?file=countries&fid=0&theme=SteelGrid&format=png&key=${KEY}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+  });
+
+  it("names the plugin's attribution in the envelope", async () => {
+    const response = await fetch(`${servers.get('node')!.origin}/REST/v1/shapefiles/map?file=countries&fid=3&format=json&key=${KEY}`);
+    expect(((await response.json()) as { Copyright: string }).Copyright).toContain('Stripes Ltd.');
+  });
+});
