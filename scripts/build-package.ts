@@ -5,10 +5,20 @@
  * where the built modules look for them (src/config/package-folders.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
 rmSync('dist', { recursive: true, force: true });
 const compiler = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [compiler, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 for (const folder of ['themes', 'data']) cpSync(folder, `dist/${folder}`, { recursive: true });
+
+// tsc rewrites relative `.ts` imports to `.js` in JavaScript but not in declarations
+// (TypeScript #61037), and a plugin's compiler cannot follow `./x.ts` to `./x.d.ts`.
+const RELATIVE_TS_SPECIFIER = /((?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*)\.ts(['"])/g;
+for (const entry of readdirSync('dist', { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+  const path = join(entry.parentPath, entry.name);
+  writeFileSync(path, readFileSync(path, 'utf8').replace(RELATIVE_TS_SPECIFIER, '$1.js$2'));
+}

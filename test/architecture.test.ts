@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SDK_ENTRY = 'src/sdk/plugin.ts';
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+/** Static and dynamic imports, imports for their side effects, and modules started as workers (new URL('./x.ts', import.meta.url)). */
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\bnew URL\(\s*['"](\.[^'"]+\.[jt]s)['"]\s*,\s*import\.meta\.url/g;
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
@@ -22,7 +24,7 @@ function sourceFiles(folder: string): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   return [...text.matchAll(IMPORT)]
-    .map((match) => match[1] ?? match[2])
+    .map((match) => match[1] ?? match[2] ?? match[3] ?? match[4])
     .filter((specifier) => specifier.startsWith('.'))
     .map((specifier) => relative(ROOT, resolve(ROOT, dirname(file), specifier)));
 }

@@ -15,7 +15,7 @@ import {
   SDK_VERSION,
   tilesCovering,
   untilAborted,
-  type BasemapPlugin,
+  definePlugin,
   type BasemapProvider,
   type PlacedImage,
 } from '../../src/sdk/plugin.ts';
@@ -34,7 +34,7 @@ const MIME_TYPES: Partial<Record<TileType, PlacedImage['mime']>> = {
   [TileType.Webp]: 'image/webp',
 };
 
-const plugin: BasemapPlugin = {
+export default definePlugin({
   sdkVersion: SDK_VERSION,
   async create(rawOptions, context): Promise<BasemapProvider> {
     const parsed = optionsSchema.safeParse(rawOptions);
@@ -75,9 +75,7 @@ const plugin: BasemapPlugin = {
       close: () => handle.close(),
     };
   },
-};
-
-export default plugin;
+});
 
 interface OpenArchive {
   archive: PMTiles;

@@ -1,11 +1,13 @@
 /**
  * GetMap answers over HTTP, with the latest ones kept in memory (least recently used out,
- * bounded in bytes): a map asked for again, or a page of maps of one feature, costs the WMS
- * server one rendering. Anything but an image makes the basemap unavailable, with the
- * server's own exception message when it sent one.
+ * bounded in bytes), and maps that want the same one at the same time sharing one request:
+ * a map asked for again, or a page of maps of one feature, costs the WMS server one
+ * rendering. A shared request stops when no map waits for it any more. Anything but an
+ * image makes the basemap unavailable, with the server's own exception message when it sent
+ * one.
  */
 import { LRUCache } from 'lru-cache';
-import { BasemapUnavailableError, type PlacedImage } from '../../src/sdk/plugin.ts';
+import { BasemapUnavailableError, untilAborted, type PlacedImage } from '../../src/sdk/plugin.ts';
 import { serviceExceptionText } from './service-exception.ts';
 
 export interface MapImage {
@@ -37,21 +39,46 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
     maxSize: Math.max(1, options.cacheBytes),
     sizeCalculation: (image) => ENTRY_OVERHEAD_BYTES + image.bytes.length,
   });
+  const inFlight = new Map<string, SharedFetch>();
+  const share = (url: string): SharedFetch => {
+    const stop = new AbortController();
+    const fetching: SharedFetch = { image: fetchImage(url, options, stop.signal), stop, waiting: 0 };
+    inFlight.set(url, fetching);
+    void fetching.image.then(
+      // An image larger than the whole cache is not kept (lru-cache's maxEntrySize is maxSize).
+      (image) => options.cacheBytes > 0 && cache.set(url, image),
+      () => undefined,
+    ).finally(() => inFlight.delete(url));
+    return fetching;
+  };
   return {
     async get(url, signal) {
       const cached = cache.get(url);
       if (cached) return cached;
-      const image = await fetchImage(url, options, signal);
-      // An image larger than the whole cache is not kept (lru-cache's maxEntrySize is maxSize).
-      if (options.cacheBytes > 0) cache.set(url, image);
-      return image;
+      if (signal.aborted) throw new BasemapUnavailableError(options.provider, 'the map ran out of time.');
+      const fetching = inFlight.get(url) ?? share(url);
+      fetching.waiting++;
+      try {
+        return await untilAborted(fetching.image, signal, options.provider);
+      } catch (error) {
+        if (signal.aborted) throw new BasemapUnavailableError(options.provider, 'the map ran out of time while the WMS server was drawing it.');
+        throw error;
+      } finally {
+        if (--fetching.waiting === 0) fetching.stop.abort();
+      }
     },
   };
 }
 
+interface SharedFetch {
+  image: Promise<MapImage>;
+  /** Aborted when the last map waiting for the image has given up (or got it). */
+  stop: AbortController;
+  waiting: number;
+}
+
 async function fetchImage(url: string, options: GetMapSourceOptions, signal: AbortSignal): Promise<MapImage> {
   const unavailable = (reason: string) => new BasemapUnavailableError(options.provider, reason);
-  if (signal.aborted) throw unavailable('the map ran out of time.');
   let response: Response;
   let bytes: Uint8Array;
   try {

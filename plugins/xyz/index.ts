@@ -4,7 +4,7 @@
  * Options: see plugins/README.md.
  */
 import { z } from 'zod';
-import { MAX_ZOOM, SDK_VERSION, tilesCovering, type BasemapPlugin, type BasemapProvider, type PlacedImage } from '../../src/sdk/plugin.ts';
+import { MAX_ZOOM, SDK_VERSION, tilesCovering, definePlugin, type BasemapProvider, type PlacedImage } from '../../src/sdk/plugin.ts';
 import { createTileSource } from './tile-source.ts';
 import { checkTemplate, tileUrl } from './tile-url.ts';
 
@@ -31,7 +31,7 @@ const optionsSchema = z
   })
   .strict();
 
-const plugin: BasemapPlugin = {
+export default definePlugin({
   sdkVersion: SDK_VERSION,
   create(rawOptions, context): BasemapProvider {
     const parsed = optionsSchema.safeParse(rawOptions);
@@ -75,6 +75,4 @@ const plugin: BasemapPlugin = {
       },
     };
   },
-};
-
-export default plugin;
+});

@@ -3,9 +3,10 @@
  * provider per configured id, and the provider that serves each map type. A provider that
  * is unavailable hands the map to its configured fallback, if any.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { BasemapsConfig } from '../config/schema.ts';
 import { ServiceError } from '../errors.ts';
@@ -87,18 +88,18 @@ function checkReferences(config: BasemapsConfig): void {
 }
 
 /**
- * A plugin named as one of ours (a folder in plugins/), by path (a module, or a folder
- * holding index.ts or index.js, relative to the working directory: it starts with `.` or
- * `/`), or by npm package name (resolved from where shapeshot is installed, which is the
- * project that installed both).
+ * A plugin named as one of ours (a folder in plugins/); by path (a module, or a folder
+ * holding index.js or index.ts), relative to the working directory, when it starts with `.`
+ * or `/` or names something there; else by npm package name, resolved from the working
+ * directory (the project that installed shapeshot and the plugin), then from shapeshot's
+ * own place.
  */
 async function loadPlugin(id: string, plugin: string): Promise<BasemapPlugin> {
-  const specifier = pluginSpecifier(plugin);
   let module: { default?: unknown };
   try {
-    module = (await import(specifier)) as { default?: unknown };
+    module = (await import(pluginSpecifier(plugin))) as { default?: unknown };
   } catch (error) {
-    throw new Error(`Basemap provider '${id}': cannot load plugin '${plugin}' (${specifier}): ${(error as Error).message}`);
+    throw new Error(`Basemap provider '${id}': cannot load plugin '${plugin}': ${(error as Error).message}`);
   }
   const candidate = module.default as Partial<BasemapPlugin> | undefined;
   if (typeof candidate?.create !== 'function') {
@@ -114,17 +115,27 @@ async function loadPlugin(id: string, plugin: string): Promise<BasemapPlugin> {
 }
 
 function pluginSpecifier(plugin: string): string {
-  if (plugin.startsWith('.') || isAbsolute(plugin)) return pathToFileURL(pluginPath(resolve(plugin))).href;
   const builtIn = new URL(`../../plugins/${plugin}/index.ts`, import.meta.url);
-  if (/^[\w-]+$/.test(plugin) && statSync(new URL('.', builtIn), { throwIfNoEntry: false })?.isDirectory()) return moduleFile(builtIn).href;
-  return plugin;
+  if (/^[\w-]+$/.test(plugin) && isFolder(fileURLToPath(new URL('.', builtIn)))) return moduleFile(builtIn).href;
+  const path = resolve(plugin);
+  if (plugin.startsWith('.') || isAbsolute(plugin) || existsSync(path)) return pathToFileURL(pluginPath(path)).href;
+  try {
+    return pathToFileURL(createRequire(join(process.cwd(), 'package.json')).resolve(plugin)).href;
+  } catch {
+    // A package that only an ESM `import` condition exports; Node resolves it from here.
+    return plugin;
+  }
 }
 
-/** A folder stands for its index module, TypeScript or JavaScript. */
+/** A folder stands for its index module: the JavaScript if it has one (runtimes without a TypeScript loader need it). */
 function pluginPath(path: string): string {
-  if (!(statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false)) return path;
-  const typescript = join(path, 'index.ts');
-  return statSync(typescript, { throwIfNoEntry: false }) ? typescript : join(path, 'index.js');
+  if (!isFolder(path)) return path;
+  const javascript = join(path, 'index.js');
+  return existsSync(javascript) ? javascript : join(path, 'index.ts');
+}
+
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 async function closeAll(providers: Iterable<BasemapProvider>): Promise<void> {

@@ -9,25 +9,40 @@ import { renderPixels } from '../raster/rasterize.ts';
 import type { Rasterizer } from '../raster/resvg.js';
 import { imageSvg } from './map-svg.ts';
 
-/** 256 kB each at 256 x 256: 64 MB a worker, the tiles of twenty 640 x 480 maps. */
-const MAX_TILES = 256;
+/** 64 MB a worker: 256 tiles of 256 x 256, those of twenty 640 x 480 maps. */
+const MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * An image bigger than a few tiles (a WMS map drawn in one piece) is seldom asked for
+ * again, and would push dozens of tiles out: it is decoded for its map and not kept.
+ */
+const MAX_KEPT_BYTES = 4 * 256 * 256 * 4;
 const tiles = new Map<string, Uint8Array>();
+let keptBytes = 0;
 
 /** The image's premultiplied RGBA pixels at its drawn width and height. */
 export function tilePixels(resvg: Rasterizer, image: PlacedImage): Uint8Array {
   const key = `${image.width}x${image.height} ${image.mime} ${image.bytes.length} ${crc32(image.bytes)}`;
-  let pixels = tiles.get(key);
-  if (pixels) {
+  const kept = tiles.get(key);
+  if (kept) {
+    // Re-inserted: a Map iterates in insertion order, so its first entry is the least recently used.
     tiles.delete(key);
-  } else {
-    const svg =
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">` +
-      imageSvg({ ...image, x: 0, y: 0 }) +
-      '</svg>';
-    pixels = renderPixels(resvg, svg, { width: image.width, height: image.height, fonts: [] });
-    if (tiles.size >= MAX_TILES) tiles.delete(tiles.keys().next().value!);
+    tiles.set(key, kept);
+    return kept;
   }
-  tiles.set(key, pixels);
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">` +
+    imageSvg({ ...image, x: 0, y: 0 }) +
+    '</svg>';
+  const pixels = renderPixels(resvg, svg, { width: image.width, height: image.height, fonts: [] });
+  if (pixels.byteLength <= MAX_KEPT_BYTES) {
+    for (const [oldest, old] of tiles) {
+      if (keptBytes + pixels.byteLength <= MAX_BYTES) break;
+      tiles.delete(oldest);
+      keptBytes -= old.byteLength;
+    }
+    tiles.set(key, pixels);
+    keptBytes += pixels.byteLength;
+  }
   return pixels;
 }
 

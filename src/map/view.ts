@@ -5,8 +5,7 @@
 import type { MapView } from '../sdk/contract.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { PixelTransform } from '../projection/fit.ts';
-import { HALF_WORLD, MAX_ZOOM, MIN_ZOOM, pixelsPerMetre, toLonLat } from '../projection/web-mercator.ts';
-
+import { HALF_WORLD, MAX_ZOOM, MIN_ZOOM, pixelsPerMetre, toLonLat, worldPixelToMetres } from '../projection/web-mercator.ts';
 
 /**
  * The largest zoom at which `extent` plus `buffer` pixels on every side fits the image;
@@ -37,7 +36,7 @@ export function placeView(centre: { x: number; y: number }, zoom: number, width:
   const scale = pixelsPerMetre(zoom);
   const left = Math.round((centre.x + HALF_WORLD) * scale - width / 2);
   const top = Math.round((HALF_WORLD - centre.y) * scale - height / 2);
-  const metresAt = (pixelX: number, pixelY: number) => ({ x: pixelX / scale - HALF_WORLD, y: HALF_WORLD - pixelY / scale });
+  const metresAt = (pixelX: number, pixelY: number) => worldPixelToMetres(pixelX, pixelY, zoom);
   const middle = metresAt(left + width / 2, top + height / 2);
   const topLeft = metresAt(left, top);
   const bottomRight = metresAt(left + width, top + height);

@@ -53,8 +53,13 @@ export function lonLatToWorldPixel(lon: number, lat: number, zoom: number): { x:
   return { x: (mercatorX(lon) + HALF_WORLD) * scale, y: (HALF_WORLD - mercatorY(lat)) * scale };
 }
 
+/** World pixels at `zoom` to metres. */
+export function worldPixelToMetres(x: number, y: number, zoom: number): { x: number; y: number } {
+  const scale = pixelsPerMetre(zoom);
+  return { x: x / scale - HALF_WORLD, y: HALF_WORLD - y / scale };
+}
+
 /** World pixels at `zoom` to degrees. */
 export function worldPixelToLonLat(x: number, y: number, zoom: number): { lon: number; lat: number } {
-  const scale = pixelsPerMetre(zoom);
-  return toLonLat({ x: x / scale - HALF_WORLD, y: HALF_WORLD - y / scale });
+  return toLonLat(worldPixelToMetres(x, y, zoom));
 }

@@ -102,12 +102,16 @@ export interface ProviderContext {
  * (throwing an Error naming the bad option) and returns the provider.
  */
 export interface BasemapPlugin {
-  /** SDK_VERSION of the SDK the plugin was written for; another major version stops start-up. */
-  sdkVersion: number;
+  /**
+   * The SDK version the plugin was written for, as a number (`sdkVersion: 1`), not as the
+   * SDK_VERSION import, which is always the running shapeshot's: another version stops
+   * start-up, naming the plugin and both versions.
+   */
+  sdkVersion: typeof SDK_VERSION;
   create(options: Record<string, unknown>, context: ProviderContext): BasemapProvider | Promise<BasemapProvider>;
 }
 
-/** Types a plugin's default export: `export default definePlugin({ sdkVersion: SDK_VERSION, create… })`. */
+/** Types a plugin's default export: `export default definePlugin({ sdkVersion: 1, create… })`. */
 export function definePlugin(plugin: BasemapPlugin): BasemapPlugin {
   return plugin;
 }

@@ -23,6 +23,7 @@ export {
   pixelsPerMetre,
   toLonLat,
   worldPixelToLonLat,
+  worldPixelToMetres,
   worldSize,
 } from '../projection/web-mercator.ts';
 export { viewBoundsInMetres } from './view-bounds.ts';

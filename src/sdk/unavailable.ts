@@ -31,7 +31,7 @@ export function isBasemapUnavailable(error: unknown): error is BasemapUnavailabl
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, provider: string): Promise<T> {
   if (signal.aborted) return Promise.reject(new BasemapUnavailableError(provider, 'the map ran out of time.'));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new BasemapUnavailableError(provider, 'the map ran out of time while tiles were loading.'));
+    const onAbort = () => reject(new BasemapUnavailableError(provider, 'the map ran out of time while its basemap was loading.'));
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

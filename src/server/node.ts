@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --single-threaded-gc
+#!/usr/bin/env node
 import { nodeRuntime } from '../runtime/node.ts';
 import { runServer } from '../runtime/run-server.ts';
 

@@ -7,6 +7,7 @@
  * looks at it before a job and between its steps (serve-jobs.ts, checkpoint()).
  */
 import { ServiceError } from '../errors.ts';
+import { BasemapUnavailableError, isBasemapUnavailable } from '../sdk/unavailable.ts';
 
 export interface JobMessage {
   id: number;
@@ -40,6 +41,8 @@ export interface SerializedError {
   /** A ServiceError's status: the message is then meant for the client. */
   status?: ServiceError['status'];
   retryAfterSeconds?: number;
+  /** A basemap provider's BasemapUnavailableError (a plugin's worker threw it): the provider. */
+  unavailable?: string;
   stack?: string;
 }
 
@@ -68,13 +71,24 @@ export function serializeError(error: unknown): SerializedError {
   if (error instanceof ServiceError) {
     return { message: error.message, status: error.status, retryAfterSeconds: error.retryAfterSeconds };
   }
+  if (isBasemapUnavailable(error)) {
+    return { message: error.message, unavailable: error.provider, retryAfterSeconds: error.retryAfterSeconds };
+  }
   if (error instanceof Error) return { message: error.message, stack: error.stack };
   return { message: String(error) };
 }
 
-/** A ServiceError as the client should see it; anything else as a plain Error (a 500 whose text is logged, not shown). */
+/**
+ * A ServiceError as the client should see it, a provider's unavailability as the registry
+ * recognises it; anything else as a plain Error (a 500 whose text is logged, not shown).
+ */
 export function deserializeError(serialized: SerializedError, pool: string): Error {
   if (serialized.status !== undefined) return new ServiceError(serialized.status, serialized.message, serialized.retryAfterSeconds);
+  if (serialized.unavailable !== undefined) {
+    const error = new BasemapUnavailableError(serialized.unavailable, '', serialized.retryAfterSeconds);
+    error.message = serialized.message;
+    return error;
+  }
   const error = new Error(`${pool} failed: ${serialized.message}`);
   if (serialized.stack) error.stack = serialized.stack;
   return error;

@@ -17,7 +17,8 @@ const RESOLVING = Symbol('resolving');
 /** A URL the runtime's Worker can start for the module `source` (TypeScript, or its build). */
 export function workerModule(source: URL): Promise<URL> {
   const entry = moduleFile(source);
-  if (runsTypeScript() || entry.pathname.endsWith('.js')) return Promise.resolve(entry);
+  // The published build: JavaScript all the way down, which Node loads as it is.
+  if (runsTypeScript() || entry !== source) return Promise.resolve(entry);
   let bundle = bundles.get(entry.href);
   if (!bundle) {
     bundle = bundleForNode(entry);

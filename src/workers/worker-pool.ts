@@ -12,7 +12,7 @@ import {
 import { workerModule } from './worker-module.ts';
 
 export interface WorkerPoolOptions<Options> {
-  /** The worker module (TypeScript; see worker-module.ts); it answers jobs with serveJobs(). */
+  /** The worker module (TypeScript or JavaScript; see worker-module.ts); it answers jobs with serveJobs(). */
   entry: URL;
   /** Worker threads. */
   workers: number;

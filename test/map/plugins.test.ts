@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { createBasemapRegistry } from '../../src/basemap/registry.ts';
@@ -15,6 +16,8 @@ const board = { plugin: CHECKERBOARD_PLUGIN };
 const SDK = new URL('../../src/sdk/plugin.ts', import.meta.url).href;
 
 afterAll(removeTempDirs);
+
+const VIEW = { zoom: 2, width: 64, height: 64, devicePixelRatio: 1, left: 0, top: 0, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
 
 /** A plugin module written to a temporary folder, as an operator would drop one in. */
 function pluginFile(source: string): string {
@@ -73,9 +76,32 @@ describe('an unavailable provider', () => {
       class BasemapUnavailableError extends Error { [Symbol.for('shapeshot.basemap-unavailable')] = true; retryAfterSeconds = 5; }
       export default { sdkVersion: 1, create: () => ({ name: 'far', render: async () => { throw new BasemapUnavailableError('down'); } }) };`);
     const basemaps = await registry({ providers: { far: { plugin: foreign, fallback: 'board' }, board }, types: allTypes('far') });
-    const view = { zoom: 2, width: 64, height: 64, devicePixelRatio: 1, left: 0, top: 0, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
-    const basemap = await basemaps.render({ view, type: 'Road', culture: 'English', signal: new AbortController().signal });
+    const basemap = await basemaps.render({ view: VIEW, type: 'Road', culture: 'English', signal: new AbortController().signal });
     expect(basemap.below.svg).toContain('<rect');
+    await basemaps.close();
+  });
+
+  it("crosses from a plugin's worker thread as unavailability, not as a fault", async () => {
+    const index = pluginFile(`
+      import { createWorkerPool, SDK_VERSION } from '${SDK}';
+      export default {
+        sdkVersion: SDK_VERSION,
+        create(options, context) {
+          const pool = createWorkerPool({ entry: new URL('./worker.ts', import.meta.url), workers: 1, name: 'far', options: {} });
+          return { name: context.name, render: ({ signal }) => pool.run('draw', {}, { signal }), close: () => pool.close() };
+        },
+      };`);
+    writeFileSync(
+      join(dirname(index), 'worker.ts'),
+      `import { BasemapUnavailableError, serveJobs } from '${fileURLToPath(SDK)}';
+       serveJobs({ draw: () => { throw new BasemapUnavailableError('far', 'its worker cannot reach the source.', 9); } });`,
+    );
+    const basemaps = await registry({ providers: { far: { plugin: index } }, types: allTypes('far') });
+    await expect(basemaps.render({ view: VIEW, type: 'Road', culture: 'English', signal: new AbortController().signal })).rejects.toMatchObject({
+      status: 503,
+      message: "Basemap provider 'far' is unavailable: its worker cannot reach the source.",
+      retryAfterSeconds: 9,
+    });
     await basemaps.close();
   });
 
@@ -84,8 +110,7 @@ describe('an unavailable provider', () => {
       import { BasemapUnavailableError, SDK_VERSION } from '${SDK}';
       export default { sdkVersion: SDK_VERSION, create: () => ({ name: 'down', render: async () => { throw new BasemapUnavailableError('down', 'the cable is cut.', 7); } }) };`);
     const basemaps = await registry({ providers: { down: { plugin: sdkPlugin } }, types: allTypes('down') });
-    const view = { zoom: 2, width: 64, height: 64, devicePixelRatio: 1, left: 0, top: 0, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
-    await expect(basemaps.render({ view, type: 'Road', culture: 'English', signal: new AbortController().signal })).rejects.toMatchObject({
+    await expect(basemaps.render({ view: VIEW, type: 'Road', culture: 'English', signal: new AbortController().signal })).rejects.toMatchObject({
       status: 503,
       message: "Basemap provider 'down' is unavailable: the cable is cut.",
       retryAfterSeconds: 7,

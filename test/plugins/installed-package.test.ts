@@ -22,7 +22,7 @@ const TEAL = [0, 128, 128];
 
 const BIN = join(REPO, 'node_modules/.bin');
 const COMMANDS = {
-  node: ['node', 'node_modules/shapeshot/dist/src/server/node.js'],
+  node: ['node_modules/.bin/shapeshot'],
   deno: [join(BIN, 'deno'), 'run', '--allow-read', '--allow-env', '--allow-sys', '--allow-net', '--allow-ffi', 'node_modules/shapeshot/dist/src/server/deno.js'],
   bun: [join(BIN, 'bun'), 'node_modules/shapeshot/dist/src/server/bun.js'],
 };
@@ -79,6 +79,23 @@ describe('shapeshot installed as a package, with a plugin installed by name', ()
     const response = await fetch(`${servers.get(runtime)!.origin}/REST/v1/shapefiles/images?file=countries&fid=0&theme=SteelGrid&format=png&key=${KEY}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
+  });
+
+  it("gives a TypeScript plugin the SDK's types from the package's declarations", () => {
+    writeFileSync(
+      join(project, 'typed-plugin.ts'),
+      `import { definePlugin, type MapView } from 'shapeshot/plugin';
+       const view: MapView = { zoom: 3, width: 1, height: 1, devicePixelRatio: 1, left: 0, top: 0, centre: { lon: 0, lat: 0 }, bounds: { west: 0, south: 0, east: 0, north: 0 } };
+       // @ts-expect-error A plugin written for another SDK major version does not compile.
+       export const future = definePlugin({ sdkVersion: 2, create: () => ({ name: 'x', render: async () => ({ below: {}, attribution: '' }) }) });
+       // @ts-expect-error A view has no 'scale': devicePixelRatio says it.
+       export const wrong: number = view.scale;
+       export default definePlugin({ sdkVersion: 1, create: (_options, context) => ({ name: context.name, render: async () => ({ below: {}, attribution: String(view.zoom) }) }) });`,
+    );
+    const tsconfig = { compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['typed-plugin.ts'] };
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
+    // Unresolved declarations would make every type `any`, and the expected errors unused: tsc fails then.
+    execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', project], { stdio: 'pipe' });
   });
 
   it("names the plugin's attribution in the envelope", async () => {

@@ -257,6 +257,15 @@ describe('wms basemap from MapServer', () => {
     }
   });
 
+  it('sends one GetMap for maps that want the same image at the same time, even without a cache', async () => {
+    const view = viewOn(CENTRE.lon, CENTRE.lat, 6, 100, 100);
+    const provider = create({ cacheBytes: 0 });
+    wmsServer.requests.length = 0;
+    const basemaps = await Promise.all([render(provider, view), render(provider, view), render(provider, view)]);
+    expect(wmsServer.requests).toHaveLength(1);
+    expect(new Set(basemaps.map(({ below }) => below.images![0].bytes))).toHaveProperty('size', 1);
+  });
+
   it('takes its attribution from the option, or else names the server host', async () => {
     const view = viewOn(CENTRE.lon, CENTRE.lat, 5, 64, 64);
     expect((await render(create({ attribution: '© Quadrants' }), view)).attribution).toBe('© Quadrants');
