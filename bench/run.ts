@@ -4,23 +4,25 @@ import { load, loadGenerator, measureRow } from './load.ts';
 import { runMapBench } from './map.ts';
 import { ensureHeavyFile, runOverloadBench } from './overload.ts';
 import { ensureParcels, readThrough } from './parcels.ts';
+import { runSelectBench } from './select.ts';
 import { runStageBench } from './stages.ts';
 import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 
 /**
  * npm run bench: the images operation over HTTP on random features of a large RD New
  * parcel file, per format and concurrency; overload (c=600) and abandoned heavy work
- * (bench/overload.ts); then the map operation (bench/map.ts). Environment: BENCH_FEATURES
+ * (bench/overload.ts); selecting by attributes, where= and /ogc pages (bench/select.ts); then
+ * the map operation (bench/map.ts). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, maps, stages (comma-separated; default all);
+ * BENCH_ONLY: some of images, overload, select, maps, stages (comma-separated; default all);
  * BENCH_PEERS_DATA: the peer kit's data folder (../shared/bench-peers), whose big.shp the
  * stage breakdown measures too; BENCH_PROFILE=1: CPU profiles behind the stage breakdown.
  */
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,maps,stages').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
 readThrough(dataDir);
@@ -75,6 +77,12 @@ if (only.has('stages')) {
   const profileDir = process.env.BENCH_PROFILE === '1' ? resolve(process.env.BENCH_DIR ?? '.bench-cache', 'profiles', String(Date.now())) : undefined;
   const lines = await runStageBench({ runtime, files, key, requests: 2000, profileDir });
   console.log(`\n${runtime}: where the time of one 640x480 image goes (Server-Timing, mean per request)\n\n${lines.join('\n')}`);
+}
+
+if (only.has('select')) {
+  const selectRows = await runSelectBench({ runtime, dataDir, features, key, repeats: 10 });
+  console.log(`\n${runtime}: selecting by attributes in ${features} records (one request at a time, 10 each)\n`);
+  printTable(['request', 'status', 'min ms', 'p50 ms', 'max ms'], selectRows);
 }
 
 if (only.has('maps')) {

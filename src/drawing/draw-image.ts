@@ -7,13 +7,14 @@ import { byteListJson } from '../envelope/byte-list.ts';
 import { BadRequestError } from '../errors.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
+import { fieldNamesIn, withAttributes } from '../hotspots/attributes.ts';
 import { hotSpotsFor, type HotSpot } from '../hotspots/hotspots.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import { toDrawingSpace } from '../projection/drawing-space.ts';
 import { fitExtent } from '../projection/fit.ts';
 import { toPixels, withinVertexBudget } from '../projection/pixels.ts';
 import { rasterize } from '../raster/rasterize.ts';
-import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import { renderSvg } from '../svg/render-svg.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
@@ -42,6 +43,8 @@ export interface ImageJob {
   /** Douglas–Peucker tolerance in the shapefile's units; 0 keeps every vertex. */
   reduceTol: number;
   includeHotSpots: boolean;
+  /** Attribute values added to each hot spot (names as the request spells them). */
+  hotSpotFields?: string[];
   /** The answer is JSON: the worker writes the PNG's list of byte values too. */
   pngAsJson: boolean;
   useCache: boolean;
@@ -53,6 +56,12 @@ export interface DrawnImage extends Timed {
   /** The PNG as JSON's list of byte values, when asked for (envelope/byte-list.ts). */
   pngJson?: Uint8Array;
   hotSpots: HotSpot[] | null;
+}
+
+/** Hot spots with the values of `fields` (hotSpotFields=), when the request names any. */
+export function hotSpotsWithFields(shapefile: OpenShapefile, hotSpots: HotSpot[], fields: readonly string[] | undefined): HotSpot[] {
+  if (!fields?.length) return hotSpots;
+  return withAttributes(hotSpots, fieldNamesIn(fields, shapefile.fields, shapefile.name), (fid) => shapefile.readAttributes(fid));
 }
 
 /** The drawn image as a job's result, its buffers moved rather than copied. */
@@ -94,10 +103,14 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
   checkpoint();
   const png = rasterize(context.rasterizer, svg, { width, height, fonts: [], compressionLevel: context.compressionLevel }, lap);
   const hotSpots = job.includeHotSpots
-    ? hotSpotsFor(
-        features.map(({ ref }, i) => ({ fid: ref.text, featureId: ref.parent, pixels: pixels[i] })),
-        { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
-        checkpoint,
+    ? hotSpotsWithFields(
+        shapefile,
+        hotSpotsFor(
+          features.map(({ ref }, i) => ({ fid: ref.text, featureId: ref.parent, pixels: pixels[i] })),
+          { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
+          checkpoint,
+        ),
+        job.hotSpotFields,
       )
     : null;
   lap('hotspots');

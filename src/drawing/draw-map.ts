@@ -19,7 +19,7 @@ import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET, type DrawingContext } from './context.ts';
-import { drawnImage } from './draw-image.ts';
+import { drawnImage, hotSpotsWithFields } from './draw-image.ts';
 import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
 import { onPixelGrid, tilePixels } from './tile-pixels.ts';
 import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
@@ -39,6 +39,8 @@ export interface MapJob {
   style: DrawStyle;
   basemap: Basemap;
   includeHotSpots: boolean;
+  /** Attribute values added to each hot spot (names as the request spells them). */
+  hotSpotFields?: string[];
   /** The answer is JSON: the worker writes the PNG's list of byte values too. */
   pngAsJson: boolean;
   useCache: boolean;
@@ -85,10 +87,14 @@ export function drawMap(job: MapJob, context: DrawingContext): Handled {
     png = rasterize(context.rasterizer, svg, options, lap);
   }
   const hotSpots = job.includeHotSpots
-    ? hotSpotsFor(
-        inView.map((feature, i) => ({ fid: feature.fid, featureId: feature.featureId, pixels: pixels[i] })),
-        { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
-        checkpoint,
+    ? hotSpotsWithFields(
+        context.shapefiles.open(job.files, checkpoint),
+        hotSpotsFor(
+          inView.map((feature, i) => ({ fid: feature.fid, featureId: feature.featureId, pixels: pixels[i] })),
+          { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
+          checkpoint,
+        ),
+        job.hotSpotFields,
       )
     : null;
   lap('hotspots');

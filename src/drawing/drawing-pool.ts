@@ -9,6 +9,7 @@ import type { DrawingWorkerOptions } from './context.ts';
 import type { DrawnImage, ImageJob } from './draw-image.ts';
 import type { MapJob } from './draw-map.ts';
 import type { MapFeatures, MapFeaturesJob } from './map-features.ts';
+import type { SelectJob, Selection } from './select-features.ts';
 
 export interface DrawingPoolOptions {
   workers: number;
@@ -24,6 +25,8 @@ export interface DrawingPool {
   drawImage(job: ImageJob, signal: AbortSignal): Promise<DrawnImage>;
   mapFeatures(job: MapFeaturesJob, signal: AbortSignal): Promise<MapFeatures>;
   drawMap(job: MapJob, signal: AbortSignal): Promise<DrawnImage>;
+  /** The features a `where=` filter selects. */
+  select(job: SelectJob, signal: AbortSignal): Promise<Selection>;
   readonly workers: number;
   readonly stats: PoolStats;
   /** Resolves once every drawing worker has loaded. */
@@ -52,6 +55,7 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
     mapFeatures: (job, signal) => pool.run('map-features', job, { signal }),
     // The listed features came from mapFeatures() and go back without being copied.
     drawMap: (job, signal) => pool.run('map', job, { signal, transfer: transferablesOf((job.features ?? []).map((f) => f.shape)) }),
+    select: (job, signal) => pool.run('select', job, { signal }),
     workers: options.workers,
     ready: () => pool.ready(),
     get stats() {

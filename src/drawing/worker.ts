@@ -11,6 +11,7 @@ import type { DrawingContext, DrawingWorkerOptions, Timed } from './context.ts';
 import { drawImage, type ImageJob } from './draw-image.ts';
 import { drawMap, type MapJob } from './draw-map.ts';
 import { mapFeatures, type MapFeaturesJob } from './map-features.ts';
+import { selectFeatures, type SelectJob } from './select-features.ts';
 
 const options = workerOptions<DrawingWorkerOptions>();
 const problems: string[] = [];
@@ -40,4 +41,5 @@ serveJobs({
   image: withContext<ImageJob>(drawImage),
   'map-features': withContext<MapFeaturesJob>(mapFeatures),
   map: withContext<MapJob>(drawMap),
+  select: withContext<SelectJob>(selectFeatures),
 });

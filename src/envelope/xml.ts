@@ -1,4 +1,5 @@
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import type { AttributeValue } from '../shapefile/dbf.ts';
 import { xmlSafe } from '../xml-text.ts';
 import { RESOURCE_TYPE, type Envelope, type FeatureImage } from './model.ts';
 
@@ -58,5 +59,16 @@ function appendImage(parent: XMLBuilder, image: FeatureImage) {
     area.ele('Fid').txt(xmlSafe(spot.Fid));
     area.ele('Shape').txt(xmlSafe(spot.Shape));
     area.ele('Coords').txt(xmlSafe(spot.Coords));
+    if (spot.Attributes) appendAttributes(area, spot.Attributes);
+  }
+}
+
+/** hotSpotFields=: after the interface's own members, so that .NET clients still read those. */
+function appendAttributes(area: XMLBuilder, attributes: Record<string, AttributeValue>) {
+  const element = area.ele('Attributes');
+  for (const [name, value] of Object.entries(attributes)) {
+    const attribute = element.ele('Attribute').att('Name', xmlSafe(name));
+    if (value === null) attribute.att(XSI, 'i:nil', 'true');
+    else attribute.txt(xmlSafe(String(value)));
   }
 }

@@ -1,5 +1,6 @@
 import { dropNearVertices, simplifyShape, type Checkpoint } from '../geometry/simplify.ts';
 import { linesShape, polygonsShape, type Shape } from '../geometry/shape.ts';
+import type { AttributeValue } from '../shapefile/dbf.ts';
 import { type Pixel, strokeOutline } from './stroke-outline.ts';
 
 /** An HTML image-map area, as the `area` element takes it. */
@@ -8,6 +9,8 @@ export interface HotSpot {
   Fid: string;
   Shape: 'poly' | 'circle' | 'rect';
   Coords: string;
+  /** With `hotSpotFields=`: the feature's values of those fields, after the interface's own members. */
+  Attributes?: Record<string, AttributeValue>;
 }
 
 export interface HotSpotFeature {

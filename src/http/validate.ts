@@ -7,7 +7,7 @@ const SPELLING = new Map(
   [
     'file', 'fid', 'size', 'buffer', 'singleImage', 'includeHotSpots', 'theme', 'reduceTol', 'noCache', 'format', 'key',
     'lineColor', 'lineWidth', 'fillColor', 'bgColor1', 'bgColor2', 'bgAngle', 'grid', 'gridColor', 'gridSpace',
-    'culture', 'type', 'useBoundingBox', 'zoom',
+    'culture', 'type', 'useBoundingBox', 'zoom', 'where', 'hotSpotFields',
   ].map((name) => [name.toLowerCase(), name]),
 );
 
@@ -23,7 +23,8 @@ function describeIssue(issue: z.core.$ZodIssue, query: Record<string, string | s
   const name = String(issue.path[0] ?? '');
   const spelled = SPELLING.get(name) ?? echo(name);
   const raw = sentValue(query, name);
-  if (raw === undefined) return `Parameter '${spelled}' is required.`;
+  // A rule across parameters ('fid' or 'where') says itself what is missing.
+  if (raw === undefined) return issue.code === 'custom' ? `Parameter '${spelled}' ${issue.message}.` : `Parameter '${spelled}' is required.`;
   if (!issue.message.startsWith('must')) return `Parameter '${spelled}' ${issue.message}.`;
   return `Parameter '${spelled}' ${issue.message}; got '${echo(raw)}'.`;
 }

@@ -6,12 +6,13 @@ import { BadRequestError } from '../errors.ts';
 import type { ImagesRequest } from '../params/images.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
 import type { RequestTiming } from '../stages.ts';
+import { selectRefs } from './select.ts';
 import { shapefileForKey } from './shapefile-for-key.ts';
 
 export interface ImagesServices {
   catalog: DataFolder;
   drawing: DrawingPool;
-  config: { limits: Pick<Config['limits'], 'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings'> };
+  config: { limits: Pick<Config['limits'], 'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings' | 'maxIds'> };
 }
 
 /**
@@ -29,24 +30,29 @@ export async function createImages(
 ): Promise<ImageCollection> {
   const { width, height } = request.size;
   const { limits } = services.config;
-  const groups = request.singleImage ? [request.fids] : request.fids.map((ref) => [ref]);
-  checkPixelBudget(groups.length, width, height, limits.maxPixelsPerRequest);
-
   const files = await shapefileForKey(services.catalog, request.file, grant);
   timing?.lap('catalog');
+  const fids =
+    request.where === undefined
+      ? request.fids!
+      : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxIds', max: limits.maxIds }, signal, timing);
+  const groups = request.singleImage ? [fids] : fids.map((ref) => [ref]);
+  checkPixelBudget(groups.length, width, height, limits.maxPixelsPerRequest);
+
   const images: FeatureImage[] = [];
   for (const [index, refs] of groups.entries()) {
     const drawn = await services.drawing.drawImage(
       {
         files,
         refs,
-        ...(index === 0 ? { requestRefs: request.fids } : {}),
+        ...(index === 0 ? { requestRefs: fids } : {}),
         width,
         height,
         buffer: request.buffer,
         style: request.style,
         reduceTol: request.reduceTol,
         includeHotSpots: request.includeHotSpots,
+        hotSpotFields: request.hotSpotFields,
         pngAsJson: request.format === 'json',
         useCache: !request.noCache,
         limits: { maxImageVertices: limits.maxImageVertices, maxRings: limits.maxRings },

@@ -7,6 +7,7 @@ import { fitZoom, placeView, viewExtent } from '../map/view.ts';
 import type { MapRequest } from '../params/map.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
 import type { RequestTiming } from '../stages.ts';
+import { selectRefs } from './select.ts';
 import { shapefileForKey } from './shapefile-for-key.ts';
 
 export interface MapServices {
@@ -40,8 +41,12 @@ export async function createMap(
   const useCache = !request.noCache;
   const files = await shapefileForKey(services.catalog, request.file, grant);
   timing?.lap('catalog');
+  const refs =
+    request.where === undefined
+      ? request.fids
+      : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
-  const { fileExtent, listed, stages } = await services.drawing.mapFeatures({ files, refs: request.fids, useCache, limits }, signal);
+  const { fileExtent, listed, stages } = await services.drawing.mapFeatures({ files, refs, useCache, limits }, signal);
   timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.
   const extent = listed && !request.useBoundingBox ? listed.extent : fileExtent;
@@ -64,6 +69,7 @@ export async function createMap(
       style: request.style,
       basemap,
       includeHotSpots: request.includeHotSpots,
+      hotSpotFields: request.hotSpotFields,
       pngAsJson: request.format === 'json',
       useCache,
       limits,

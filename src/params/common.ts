@@ -1,5 +1,16 @@
 import type { z } from 'zod';
-import { choiceParam, FORMATS, integerParam, requiredText, sizeParam, switchParam, type Format, type ImageSize } from './fields.ts';
+import {
+  choiceParam,
+  fieldListParam,
+  FORMATS,
+  integerParam,
+  requiredText,
+  sizeParam,
+  switchParam,
+  whereParam,
+  type Format,
+  type ImageSize,
+} from './fields.ts';
 
 export interface RequestLimits {
   maxSize: number;
@@ -12,6 +23,8 @@ export const commonFields = (limits: RequestLimits) => ({
   size: sizeParam(limits.maxSize).optional(),
   buffer: integerParam(0).optional(),
   includehotspots: switchParam().optional(),
+  hotspotfields: fieldListParam().optional(),
+  where: whereParam().optional(),
   nocache: switchParam().optional(),
   format: choiceParam(FORMATS).optional(),
 });
@@ -21,6 +34,8 @@ interface CommonQuery {
   size?: ImageSize;
   buffer?: number;
   includehotspots?: boolean;
+  hotspotfields?: string[];
+  where?: string;
   nocache?: boolean;
   format?: Format;
 }
@@ -35,6 +50,9 @@ export function readCommon(query: CommonQuery, ctx: z.core.$RefinementCtx) {
     size,
     buffer,
     includeHotSpots: query.includehotspots ?? false,
+    /** Only with includeHotSpots (otherwise ignored, as decisions.md says). */
+    hotSpotFields: query.includehotspots ? query.hotspotfields : undefined,
+    where: query.where,
     noCache: query.nocache ?? false,
     format: query.format ?? 'xml',
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Rgba } from '../svg/style.ts';
 import { parseColour } from './colour.ts';
+import { MAX_FILTER_LENGTH } from '../filter/index.ts';
 import { parseFidList, type FeatureRef } from './fid.ts';
 
 /**
@@ -70,6 +71,22 @@ export const fidParam = (maxIds: number) =>
       const refs = parseFidList(raw);
       return refs && refs.length <= maxIds ? refs : undefined;
     },
+  );
+
+/** Most names hotSpotFields may list. */
+export const MAX_HOT_SPOT_FIELDS = 50;
+
+/** Comma-separated field names (checked against the shapefile's fields where it is open). */
+export const fieldListParam = () =>
+  param(`a comma-separated list of at most ${MAX_HOT_SPOT_FIELDS} field names`, (raw) => {
+    const names = raw.split(',').map((name) => name.trim());
+    return names.length <= MAX_HOT_SPOT_FIELDS && names.every((name) => name.length > 0 && name.length <= 64) ? names : undefined;
+  });
+
+/** A CQL2 text filter (parsed where the shapefile's fields are known). */
+export const whereParam = () =>
+  param(`a CQL2 text filter of at most ${MAX_FILTER_LENGTH} characters`, (raw) =>
+    raw.length > 0 && raw.length <= MAX_FILTER_LENGTH ? raw : undefined,
   );
 
 export const requiredText = (expected: string) =>

@@ -11,19 +11,21 @@ export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<str
   const themeNames = [...themes.values()].map((theme) => theme.name);
   const base = z.looseObject({
     ...commonFields(limits),
-    fid: fidParam(limits.maxIds),
+    fid: fidParam(limits.maxIds).optional(),
     singleimage: switchParam().optional(),
     theme: choiceParam(themeNames).optional(),
     reducetol: nonNegativeNumberParam().optional(),
   });
   return z.preprocess(foldQueryCase, base).transform((query, ctx) => {
     const common = readCommon(query, ctx);
+    if (query.fid === undefined && query.where === undefined) ctx.addIssue({ code: 'custom', path: ['fid'], message: "or 'where' is required" });
     const theme = query.theme === undefined ? undefined : themes.get(query.theme.toLowerCase());
     const style: DrawStyle = resolveStyle(
       theme ? theme.style : readStyleParams(query as Record<string, string>, ctx),
     );
     return {
       ...common,
+      /** With where=, narrowed to the features that match (operations/select.ts). */
       fids: query.fid,
       singleImage: query.singleimage ?? false,
       reduceTol: query.reducetol ?? 0,

@@ -3,7 +3,17 @@
  * rows read by feature id, or their deletion flags in chunks of rows for a walk.
  */
 import { DamagedShapefileError } from '../errors.ts';
-import { decodeRow, DELETED, parseDbfHeader, parseDbfPrefix, DBF_PREFIX_BYTES, type AttributeValue } from './dbf.ts';
+import type { Checkpoint } from '../geometry/simplify.ts';
+import {
+  attributeType,
+  decodeRow,
+  DELETED,
+  parseDbfHeader,
+  parseDbfPrefix,
+  DBF_PREFIX_BYTES,
+  type AttributeField,
+  type AttributeValue,
+} from './dbf.ts';
 import { dbfEncoding, decoderFor } from './encoding.ts';
 import type { NamedFile } from './open-inside.ts';
 import { readAt, readSideFile } from './positional-read.ts';
@@ -15,6 +25,14 @@ export interface DbfFile {
   deletedRows(): (row: number) => boolean;
   /** Row `row` decoded; undefined when it is marked deleted. */
   attributes(row: number): Record<string, AttributeValue> | undefined;
+  /** The fields, in the file's order. */
+  readonly fields: readonly AttributeField[];
+  /**
+   * Rows 0 to `end` - 1 that are not marked deleted, in one pass over the file in large
+   * chunks, each with only the values of `fieldNames` decoded: what a filter over a million
+   * rows reads.
+   */
+  rows(fieldNames: readonly string[], end: number, checkpoint: Checkpoint): Generator<{ row: number; values: Record<string, AttributeValue> }>;
 }
 
 /** What a shapefile without a `.dbf` reads as: no row deleted, no attributes. */
@@ -22,9 +40,14 @@ export const WITHOUT_DBF: DbfFile = {
   isDeleted: () => false,
   deletedRows: () => () => false,
   attributes: () => ({}),
+  fields: [],
+  *rows(_fieldNames, end) {
+    for (let row = 0; row < end; row++) yield { row, values: {} };
+  },
 };
 
-const DELETION_CHUNK_BYTES = 1 << 20;
+/** Rows are read in chunks of about this many bytes, for deletion flags and for scans. */
+const CHUNK_BYTES = 1 << 20;
 
 /**
  * Reads the header of `dbf`, decoding its text as `cpg` says; `onProblem` is told of a
@@ -38,6 +61,9 @@ export function openDbf(dbf: NamedFile, cpg: NamedFile | undefined, onProblem: (
     return {
       ...WITHOUT_DBF,
       attributes: () => {
+        throw error;
+      },
+      rows: () => {
         throw error;
       },
     };
@@ -58,7 +84,7 @@ function readDbfHeader({ fd, file }: NamedFile, cpg: NamedFile | undefined, onPr
   return {
     isDeleted: (row) => row < recordCount && readAt(fd, rowOffset(row), 1)[0] === DELETED,
     deletedRows() {
-      const rowsPerChunk = Math.max(1, Math.floor(DELETION_CHUNK_BYTES / rowBytes));
+      const rowsPerChunk = Math.max(1, Math.floor(CHUNK_BYTES / rowBytes));
       let chunk: Uint8Array = new Uint8Array(0);
       let firstRow = 0;
       let rows = 0;
@@ -71,6 +97,22 @@ function readDbfHeader({ fd, file }: NamedFile, cpg: NamedFile | undefined, onPr
         }
         return chunk[(row - firstRow) * rowBytes] === DELETED;
       };
+    },
+    fields: header.columns.map((column) => ({ name: column.name, type: attributeType(column) })),
+    *rows(fieldNames, end, checkpoint) {
+      const columns = header.columns.filter((column) => fieldNames.includes(column.name));
+      const last = Math.min(end, recordCount);
+      const rowsPerChunk = Math.max(1, Math.floor(CHUNK_BYTES / rowBytes));
+      for (let first = 0; first < last; first += rowsPerChunk) {
+        checkpoint();
+        const rows = Math.min(rowsPerChunk, last - first);
+        const chunk = readAt(fd, rowOffset(first), rows * rowBytes);
+        if (chunk.length < rows * rowBytes) throw new DamagedShapefileError(file, `row ${first + Math.floor(chunk.length / rowBytes)} is cut off at the end of the file.`);
+        for (let i = 0; i < rows; i++) {
+          const bytes = chunk.subarray(i * rowBytes, (i + 1) * rowBytes);
+          if (bytes[0] !== DELETED) yield { row: first + i, values: decodeRow(bytes, columns, decode) };
+        }
+      }
     },
     attributes(row) {
       // GDAL gives no feature at all past the last row (a departure: our geometry stays readable).

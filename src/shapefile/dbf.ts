@@ -4,6 +4,30 @@ import type { TextDecode } from './encoding.ts';
 
 export type AttributeValue = string | number | boolean | null;
 
+/** What a field's values decode to (dates as 'YYYY-MM-DD' text). */
+export type AttributeType = 'string' | 'number' | 'boolean' | 'date';
+
+export interface AttributeField {
+  /** As the .dbf spells it. */
+  name: string;
+  type: AttributeType;
+}
+
+/** The type decodeRow gives a column's values, from its dBASE type letter. */
+export function attributeType(column: DbfColumn): AttributeType {
+  switch (column.type) {
+    case 'N':
+    case 'F':
+      return 'number';
+    case 'L':
+      return 'boolean';
+    case 'D':
+      return 'date';
+    default:
+      return 'string';
+  }
+}
+
 export interface DbfColumn {
   name: string;
   type: string;
@@ -74,11 +98,8 @@ export function decodeRow(row: Uint8Array, columns: DbfColumn[], decode: TextDec
 function decodeValue(type: string, bytes: Uint8Array, decode: TextDecode): AttributeValue {
   switch (type) {
     case 'N':
-    case 'F': {
-      const text = ascii(bytes).trim();
-      const number = Number(text);
-      return text === '' || Number.isNaN(number) ? null : number;
-    }
+    case 'F':
+      return numberValue(bytes);
     case 'L': {
       const flag = ascii(bytes).trim().toUpperCase();
       return flag === 'Y' || flag === 'T' ? true : flag === 'N' || flag === 'F' ? false : null;
@@ -94,6 +115,36 @@ function decodeValue(type: string, bytes: Uint8Array, decode: TextDecode): Attri
     }
   }
 }
+
+/**
+ * A numeric field's value; null when blank or not a number. Plain integers (what ids and
+ * counts are) are read from the bytes: through a string, a scan of a million rows spent
+ * 300 ms on them.
+ */
+function numberValue(bytes: Uint8Array): number | null {
+  let start = 0;
+  let end = bytes.length;
+  while (start < end && bytes[start] === SPACE) start++;
+  while (end > start && (bytes[end - 1] === SPACE || bytes[end - 1] === 0)) end--;
+  if (start === end) return null;
+  const negative = bytes[start] === MINUS;
+  let value = 0;
+  let at = negative ? start + 1 : start;
+  for (; at < end && end - start <= MAX_EXACT_DIGITS; at++) {
+    const digit = bytes[at] - ZERO;
+    if (digit < 0 || digit > 9) break;
+    value = value * 10 + digit;
+  }
+  if (at === end && at > (negative ? start + 1 : start)) return negative ? -value : value;
+  const number = Number(ascii(bytes.subarray(start, end)));
+  return Number.isNaN(number) ? null : number;
+}
+
+const SPACE = 0x20;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+/** Integers of up to 15 digits are exact in a double, whatever their digits. */
+const MAX_EXACT_DIGITS = 15;
 
 function ascii(bytes: Uint8Array): string {
   return String.fromCharCode(...bytes);

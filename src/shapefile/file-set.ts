@@ -12,7 +12,7 @@ import type { Lap } from '../stages.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { crsFromPrj } from './crs.ts';
-import type { AttributeValue } from './dbf.ts';
+import type { AttributeField, AttributeValue } from './dbf.ts';
 import { openDbf, WITHOUT_DBF } from './dbf-file.ts';
 import type { FeatureCache } from './feature-cache.ts';
 import { openInside, unchangedOnDisk, type NamedFile } from './open-inside.ts';
@@ -71,6 +71,14 @@ export interface OpenShapefile {
   walk(checkpoint: Checkpoint): Generator<RawRecord>;
   /** The `.dbf` row of feature `fid`, decoded with the file's encoding; NotFoundError when deleted. */
   readAttributes(fid: number): Record<string, AttributeValue>;
+  /** The `.dbf` fields, in the file's order (none without a `.dbf`). */
+  readonly fields: readonly AttributeField[];
+  /**
+   * Every feature whose `.dbf` row is not marked deleted, in id order, with the values of
+   * `fieldNames` only: one pass over the `.dbf`, no geometry read. Features past the
+   * `.dbf`'s last row have no attributes and are not listed.
+   */
+  attributeRows(fieldNames: readonly string[], checkpoint: Checkpoint): Generator<{ row: number; values: Record<string, AttributeValue> }>;
   /** Whether `files` names exactly these files, unchanged on disk. */
   isCurrent(files: ShapefileFiles): boolean;
   close(): void;
@@ -180,6 +188,8 @@ function readFileSet(
       if (attributes === undefined) throw deletedFeature(fid);
       return attributes;
     },
+    fields: dbf.fields,
+    attributeRows: (fieldNames, rowsCheckpoint) => dbf.rows(fieldNames, index.count, rowsCheckpoint),
     isCurrent(current) {
       return FILE_KINDS.every((kind) => {
         const path = current.paths[kind];

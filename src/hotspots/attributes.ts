@@ -1,0 +1,36 @@
+/**
+ * `hotSpotFields=`: attribute values on each hot spot, so that a page can show a tooltip
+ * without asking again.
+ */
+import { BadRequestError } from '../errors.ts';
+import type { AttributeField, AttributeValue } from '../shapefile/dbf.ts';
+import type { HotSpot } from './hotspots.ts';
+
+/** The `.dbf` spellings of `requested` (matched case-insensitively); 400 naming the first that is no field. */
+export function fieldNamesIn(requested: readonly string[], fields: readonly AttributeField[], shapefile: string): string[] {
+  return requested.map((name) => {
+    const field = fields.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    if (field) return field.name;
+    const known = fields.map((candidate) => candidate.name).join(', ') || 'none';
+    throw new BadRequestError(`Parameter 'hotSpotFields': shapefile '${shapefile}' has no field '${name.slice(0, 100)}' (its fields: ${known}).`);
+  });
+}
+
+/** Each hot spot with the values of `fieldNames` of its feature; every feature's row is read once. */
+export function withAttributes(
+  hotSpots: readonly HotSpot[],
+  fieldNames: readonly string[],
+  readAttributes: (fid: number) => Record<string, AttributeValue>,
+): HotSpot[] {
+  const rows = new Map<number, Record<string, AttributeValue>>();
+  const valuesOf = (fid: number) => {
+    let values = rows.get(fid);
+    if (!values) {
+      const row = readAttributes(fid);
+      values = Object.fromEntries(fieldNames.map((name) => [name, row[name] ?? null]));
+      rows.set(fid, values);
+    }
+    return values;
+  };
+  return hotSpots.map((spot) => ({ ...spot, Attributes: valuesOf(spot.FeatureId) }));
+}

@@ -1,0 +1,44 @@
+import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
+import type { FeatureRef } from '../params/fid.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import type { RequestTiming } from '../stages.ts';
+
+export interface SelectionLimit {
+  /** The configured limit's name, for the message. */
+  name: string;
+  max: number;
+}
+
+/**
+ * The fid list a `where=` filter gives (decisions.md): alone, every matching feature in
+ * record order; with `fid`, that list in its order less the entries whose feature does not
+ * match. Nothing matching is a 404; more than `limit` a 400 naming the count.
+ */
+export async function selectRefs(
+  drawing: DrawingPool,
+  files: ShapefileFiles,
+  where: string,
+  listed: FeatureRef[] | undefined,
+  limit: SelectionLimit,
+  signal: AbortSignal,
+  timing?: RequestTiming,
+): Promise<FeatureRef[]> {
+  const fids = listed && [...new Set(listed.map((ref) => ref.parent))];
+  const selection = await drawing.select({ files, where, fids, keep: limit.max }, signal);
+  timing?.job(selection.stages);
+  if (selection.matched === 0) {
+    throw new NotFoundError(`No feature ${listed ? 'listed in fid ' : ''}of shapefile '${files.name}' matches the filter in 'where'.`);
+  }
+  if (listed) {
+    const matching = new Set(selection.fids);
+    return listed.filter((ref) => matching.has(ref.parent));
+  }
+  if (selection.matched > limit.max) {
+    throw new BadRequestError(
+      `The filter in 'where' selects ${selection.matched} features of shapefile '${files.name}'; at most ${limit.max} ` +
+        `(${limit.name}) are allowed in one request. Narrow the filter.`,
+    );
+  }
+  return selection.fids.map((fid) => ({ text: String(fid), parent: fid }));
+}
