@@ -12,6 +12,8 @@ export interface LoadOptions {
   seconds: number;
   /** wrk threads (default 1); many connections need a second one. */
   threads?: number;
+  /** Sent with every request. */
+  headers?: Record<string, string>;
 }
 
 export interface LoadResult {
@@ -43,9 +45,10 @@ export async function measureRow(
   paths: readonly string[],
   connections: number,
   seconds: number,
+  headers?: Record<string, string>,
 ): Promise<string[]> {
   const cpuBefore = server.cpuMs();
-  const result = await load({ origin: server.origin, paths, connections, seconds });
+  const result = await load({ origin: server.origin, paths, connections, seconds, headers });
   return [
     label,
     String(connections),
@@ -62,11 +65,12 @@ function hasWrk(): boolean {
   return spawnSync('wrk', ['--version']).error === undefined;
 }
 
-async function loadWithAutocannon({ origin, paths, connections, seconds }: LoadOptions): Promise<LoadResult> {
+async function loadWithAutocannon({ origin, paths, connections, seconds, headers }: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: origin,
     connections,
     duration: seconds,
+    headers,
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pick(paths) }) }],
   });
   return {
@@ -74,7 +78,8 @@ async function loadWithAutocannon({ origin, paths, connections, seconds }: LoadO
     perSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    failed: result.non2xx + result.errors,
+    // As wrk counts them: a 304 answers a conditional request as it should.
+    failed: result['4xx'] + result['5xx'] + result.errors,
   };
 }
 
@@ -93,13 +98,14 @@ end
 `;
 
 /** wrk in a child process, waited for without blocking this one (a probe may run beside it). */
-async function loadWithWrk({ origin, paths, connections, seconds, threads = 1 }: LoadOptions): Promise<LoadResult> {
+async function loadWithWrk({ origin, paths, connections, seconds, threads = 1, headers = {} }: LoadOptions): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'shapeshot-wrk-'));
   writeFileSync(join(dir, 'script.lua'), WRK_SCRIPT);
   writeFileSync(join(dir, 'paths.lua'), `return {${paths.map((path) => JSON.stringify(path)).join(',')}}`);
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const child = spawn(
     'wrk',
-    ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', join(dir, 'script.lua'), origin],
+    ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', join(dir, 'script.lua'), ...headerArgs, origin],
     { env: { ...process.env, WRK_PATHS: join(dir, 'paths.lua') } },
   );
   let stdout = '';

@@ -51,6 +51,8 @@ if (only.has('images') || only.has('overload')) {
         for (const connections of [1, 8]) rows.push(await measureRow(server, format, randomPaths(format), connections, seconds));
         peakAfter.push(`${format} ${server.peakRssMb().toFixed(0)} MB`);
       }
+      const conditional = await notModifiedRequest(server.origin, imagePath(randomFid(), 'png'));
+      for (const connections of [1, 8]) rows.push(await measureRow(server, 'png 304', [conditional.path], connections, seconds, conditional.headers));
     }
     if (only.has('overload')) {
       const heavyPath = `/REST/v1/shapefiles/images?file=${heavyFile}&fid=0&reduceTol=1e-9&format=png&key=${key}`;
@@ -89,6 +91,19 @@ if (only.has('maps')) {
   const mapRows = await runMapBench({ runtime, dataDir, features, seconds, key });
   console.log(`\n${runtime}: maps of one parcel at 640x480, tiles from a server on loopback\n`);
   printTable(['basemap', 'conc', 'maps/s', 'p50 ms', 'p99 ms', 'CPU ms/map', 'failed'], mapRows);
+}
+
+/**
+ * A request that a client holding the image already makes: its If-None-Match is the ETag
+ * of the image, so it is answered 304 from the catalog and a stat, with nothing drawn.
+ */
+async function notModifiedRequest(origin: string, path: string) {
+  const drawn = await fetch(origin + path);
+  await drawn.arrayBuffer();
+  const headers = { 'If-None-Match': drawn.headers.get('etag') ?? '' };
+  const check = await fetch(origin + path, { headers });
+  if (check.status !== 304) throw new Error(`${path} with If-None-Match answered ${check.status}, not 304`);
+  return { path, headers };
 }
 
 function printTable(header: string[], body: string[][]) {

@@ -13,6 +13,12 @@ rmSync('dist', { recursive: true, force: true });
 const compiler = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [compiler, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 for (const folder of ['themes', 'data']) cpSync(folder, `dist/${folder}`, { recursive: true });
+// What modules read beside themselves (pages, styles) goes where the built modules look.
+for (const folder of ['src', 'plugins']) {
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && !/\.(ts|js)$/.test(entry.name)) cpSync(join(entry.parentPath, entry.name), join('dist', entry.parentPath, entry.name));
+  }
+}
 
 // tsc rewrites relative `.ts` imports to `.js` in JavaScript but not in declarations
 // (TypeScript #61037), and a plugin's compiler cannot follow `./x.ts` to `./x.d.ts`.

@@ -1,15 +1,23 @@
 import { Hono } from 'hono';
+import { every } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
 import { echo, NotFoundError } from './errors.ts';
 import { admission } from './http/admission.ts';
 import type { AppEnv } from './http/context.ts';
 import { errorHandler, type ErrorSettings } from './http/errors.ts';
+import { healthRoutes } from './health/health-routes.ts';
 import { detectFormat, limitRequestSize, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
 import { requestSignal } from './http/request-signal.ts';
+import { measureRequests } from './metrics/measure-requests.ts';
+import { metricsRoute } from './metrics/metrics-route.ts';
+import { isOgcPath, ogcErrorHandler } from './ogc/errors.ts';
+import { ogcRoutes } from './ogc/routes.ts';
 import { serverTiming } from './http/server-timing.ts';
 import { imagesRoute } from './routes/images.ts';
+import { apiDescriptionRoutes } from './routes/api-description.ts';
 import { mapRoute } from './routes/map.ts';
+import { playgroundRoute } from './playground/serve-playground.ts';
 import type { Services } from './services.ts';
 
 export type { Services } from './services.ts';
@@ -24,25 +32,36 @@ export function buildApp(services: Services): Hono<AppEnv> {
   // Paths are case-insensitive like the rest of the interface (/REST/v1 = /rest/v1).
   const app = new Hono<AppEnv>({ getPath: (request) => getPath(request).toLowerCase() });
 
+  if (services.metrics) app.use(measureRequests(services.metrics));
   app.use(serverTiming(config.serverTiming));
   app.use(traceId(config.envelope.instance));
   app.use(requestLog(logger));
   app.use(cors({ origin: '*', allowMethods: ['GET', 'HEAD'], exposeHeaders: ['X-Trace-Id'] }));
   app.use(detectFormat());
   app.use(limitRequestSize());
+  // The playground needs no key: mounted before the key check, it answers without reaching it.
+  app.route('/', playgroundRoute());
+  app.route('/', apiDescriptionRoutes(services));
+  // Nor do probes and scrapes (decisions.md), which no admission refuses either.
+  app.route('/', healthRoutes(services));
+  if (services.metrics) app.route('/', metricsRoute(services.metrics));
   app.use(requireKey(services.keys));
-  app.use(onlyGet(errors));
-
-  const operations = new Hono<AppEnv>();
-  // Admitted or refused before anything is read; then one signal stops every stage.
-  operations.use(
+  // Admitted or refused before anything is read; then one signal stops every stage. One
+  // admission for every route that reads shapefiles, so that its limits count them all.
+  const admitted = every(
     admission({
       maxInFlight: services.drawing.workers + config.render.maxQueue,
       maxWaitMs: config.render.maxWaitMs,
       expectedWaitMs: () => services.drawing.stats.expectedWaitMs,
     }),
+    requestSignal(config.limits.requestTimeoutMs),
   );
-  operations.use(requestSignal(config.limits.requestTimeoutMs));
+  // Before onlyGet: OGC API – Features refuses other methods itself, in its own error format.
+  app.route('/ogc', ogcRoutes(services, admitted));
+  app.use(onlyGet(errors));
+
+  const operations = new Hono<AppEnv>();
+  operations.use(admitted);
   operations.route('/', imagesRoute(services));
   operations.route('/', mapRoute(services));
   app.route('/rest/v1/shapefiles', operations);
@@ -50,6 +69,8 @@ export function buildApp(services: Services): Hono<AppEnv> {
   app.notFound((c) => {
     throw new NotFoundError(`There is no resource at '${echo(c.req.path)}'.`);
   });
-  app.onError(errorHandler(errors, logger));
+  const envelopeErrors = errorHandler(errors, logger);
+  const ogcErrors = ogcErrorHandler(logger);
+  app.onError((error, c) => (isOgcPath(c.req.path) ? ogcErrors : envelopeErrors)(error, c));
   return app;
 }

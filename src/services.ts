@@ -3,6 +3,7 @@ import type { KeyRing } from './auth/keys.ts';
 import type { BasemapRegistry } from './basemap/registry.ts';
 import type { Config } from './config/schema.ts';
 import type { DrawingPool } from './drawing/drawing-pool.ts';
+import type { ServiceMetrics } from './metrics/service-metrics.ts';
 import type { DataFolder } from './shapefile/data-folder.ts';
 import type { Theme } from './themes/theme.ts';
 
@@ -15,4 +16,6 @@ export interface Services {
   themes: ReadonlyMap<string, Theme>;
   keys: KeyRing;
   logger: Logger;
+  /** What /metrics shows; absent when configuration `metrics` is false. */
+  metrics?: ServiceMetrics;
 }

@@ -7,7 +7,7 @@
  * one.
  */
 import { LRUCache } from 'lru-cache';
-import { BasemapUnavailableError, untilAborted, type PlacedImage } from '../../src/sdk/plugin.ts';
+import { BasemapUnavailableError, untilAborted, type PlacedImage, type ProviderMetrics } from '../../src/sdk/plugin.ts';
 import { serviceExceptionText } from './service-exception.ts';
 
 export interface MapImage {
@@ -24,6 +24,8 @@ export interface GetMapSourceOptions {
   timeoutMs: number;
   /** Bytes of images kept in memory; 0 keeps none. */
   cacheBytes: number;
+  /** Counts each GetMap image as a tile. */
+  metrics?: ProviderMetrics;
 }
 
 export interface GetMapSource {
@@ -41,20 +43,27 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
   });
   const inFlight = new Map<string, SharedFetch>();
   const share = (url: string): SharedFetch => {
+    options.metrics?.tileCacheMiss();
     const stop = new AbortController();
     const fetching: SharedFetch = { image: fetchImage(url, options, stop.signal), stop, waiting: 0 };
     inFlight.set(url, fetching);
     void fetching.image.then(
       // An image larger than the whole cache is not kept (lru-cache's maxEntrySize is maxSize).
       (image) => options.cacheBytes > 0 && cache.set(url, image),
-      () => undefined,
+      // A request no map waits for any more was stopped, not failed.
+      () => {
+        if (!stop.signal.aborted) options.metrics?.tileFetchError();
+      },
     ).finally(() => inFlight.delete(url));
     return fetching;
   };
   return {
     async get(url, signal) {
       const cached = cache.get(url);
-      if (cached) return cached;
+      if (cached) {
+        options.metrics?.tileCacheHit();
+        return cached;
+      }
       if (signal.aborted) throw new BasemapUnavailableError(options.provider, 'the map ran out of time.');
       const fetching = inFlight.get(url) ?? share(url);
       fetching.waiting++;

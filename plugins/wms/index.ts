@@ -73,6 +73,7 @@ export default definePlugin({
       format: options.format,
       timeoutMs: options.timeoutMs,
       cacheBytes: options.cacheBytes,
+      metrics: context.metrics,
     });
     const attribution = options.attribution ?? new URL(options.url).hostname;
 

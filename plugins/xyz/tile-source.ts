@@ -7,7 +7,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { BasemapUnavailableError, untilAborted, type PlacedImage, type PluginLogger } from '../../src/sdk/plugin.ts';
+import { BasemapUnavailableError, untilAborted, type PlacedImage, type PluginLogger, type ProviderMetrics } from '../../src/sdk/plugin.ts';
 
 export interface Tile {
   mime: PlacedImage['mime'];
@@ -25,6 +25,7 @@ export interface TileSourceOptions {
   cacheBytes: number;
   cacheDir?: string;
   logger: PluginLogger;
+  metrics?: ProviderMetrics;
 }
 
 export interface TileSource {
@@ -57,8 +58,19 @@ export function createTileSource(options: TileSourceOptions): TileSource {
 
   const load = async (key: string, url: string, signal: AbortSignal): Promise<Tile | null> => {
     const stored = options.cacheDir === undefined ? undefined : await readStored(join(options.cacheDir, key));
-    if (stored) return stored;
-    const tile = await fetchWithRetry(url, options, signal);
+    if (stored) {
+      options.metrics?.tileCacheHit();
+      return stored;
+    }
+    options.metrics?.tileCacheMiss();
+    let tile: Tile | null;
+    try {
+      tile = await fetchWithRetry(url, options, signal);
+    } catch (error) {
+      // A fetch no map waits for any more was stopped, not failed.
+      if (!signal.aborted) options.metrics?.tileFetchError();
+      throw error;
+    }
     if (tile && options.cacheDir !== undefined) {
       store(join(options.cacheDir, key), tile.bytes).catch((error: unknown) =>
         options.logger.warn({ err: error, key }, 'could not write a tile to the disk cache'),
@@ -70,7 +82,10 @@ export function createTileSource(options: TileSourceOptions): TileSource {
   return {
     get(key, url, signal) {
       const cached = memory.get(key);
-      if (cached) return Promise.resolve(cached.tile);
+      if (cached) {
+        options.metrics?.tileCacheHit();
+        return Promise.resolve(cached.tile);
+      }
       let shared = inFlight.get(key);
       if (!shared) {
         const controller = new AbortController();

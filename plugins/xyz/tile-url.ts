@@ -5,19 +5,22 @@ export interface TileAddress {
   y: number;
   /** The language code the culture maps to. */
   culture: string;
+  /** The server's double-density tile ({r} is '@2x'), for maps of 2 or 3 real pixels per CSS pixel. */
+  highDensity?: boolean;
 }
 
-const PLACEHOLDER = /\{(z|x|y|s|quadkey|culture)\}/g;
+const PLACEHOLDER = /\{(z|x|y|s|r|quadkey|culture)\}/g;
 
 /** Placeholders a template may hold; anything else in braces is a configuration mistake. */
 export function checkTemplate(template: string): void {
   if (!/^https?:\/\//i.test(template)) throw new Error(`option 'url' must be an http(s) URL template; got '${template}'.`);
   const unknown = template.replace(PLACEHOLDER, '').match(/\{[^}]*\}/);
-  if (unknown) throw new Error(`option 'url' has unknown placeholder ${unknown[0]} (known: {z} {x} {y} {s} {quadkey} {culture}).`);
+  if (unknown) throw new Error(`option 'url' has unknown placeholder ${unknown[0]} (known: {z} {x} {y} {s} {r} {quadkey} {culture}).`);
 }
 
 /**
- * Fills a template's {z} {x} {y} {quadkey} {culture}, and {s} with one of `subdomains`
+ * Fills a template's {z} {x} {y} {quadkey} {culture}, {r} ('@2x' for a high-density tile,
+ * else nothing, as Leaflet and most tile servers spell it), and {s} with one of `subdomains`
  * (picked by the tile, so a tile always comes from the same host and caches well there).
  */
 export function tileUrl(template: string, tile: TileAddress, subdomains: readonly string[]): string {
@@ -31,6 +34,8 @@ export function tileUrl(template: string, tile: TileAddress, subdomains: readonl
         return String(tile.y);
       case 's':
         return subdomains.length ? subdomains[(tile.x + tile.y) % subdomains.length] : '';
+      case 'r':
+        return tile.highDensity ? '@2x' : '';
       case 'quadkey':
         return quadkey(tile);
       default:

@@ -17,12 +17,24 @@ export interface KeyGrant {
 
 interface StoredKey {
   hash: Buffer;
+  /** The hash and the grant's settings: an entry with the same signature is the same key. */
+  signature: string;
   grant: KeyGrant;
 }
 
 export interface KeyRing {
   /** The grant of a key, or undefined for a missing or unknown key. */
   authenticate(key: string | undefined): KeyGrant | undefined;
+  /**
+   * Puts these keys in place of the ring's (SIGHUP) for the requests that come next; those
+   * in progress keep the grant they had. A key whose entry is unchanged keeps its grant, so
+   * its rate-limit bucket and its count of requests in progress carry over.
+   */
+  replace(keys: readonly KeyConfig[], options: KeyRingOptions): void;
+}
+
+export interface KeyRingOptions {
+  allowDemoKey: boolean;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -31,21 +43,8 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * Keys are kept only as SHA-256 hashes. Every stored hash is compared, in constant time,
  * so neither the comparison nor the loop tells an attacker how close a guess came.
  */
-export function createKeyRing(keys: readonly KeyConfig[], options: { allowDemoKey: boolean }): KeyRing {
-  const stored: StoredKey[] = keys.map((key) => {
-    const hash = key.sha256 ? Buffer.from(key.sha256, 'hex') : sha256(key.key!);
-    return {
-      hash,
-      grant: {
-        label: key.name ?? `key:${hash.toString('hex').slice(0, 8)}`,
-        ...(key.shapefiles ? { shapefiles: new Set(key.shapefiles.map((name) => name.toLowerCase())) } : {}),
-        ...(key.rateLimit ? { rateLimiter: createRateLimiter(key.rateLimit.perSecond, key.rateLimit.burst) } : {}),
-        ...(key.maxConcurrent ? { maxConcurrent: key.maxConcurrent } : {}),
-      },
-    };
-  });
-  if (options.allowDemoKey) stored.push({ hash: sha256(DEMO_KEY), grant: { label: 'demo', demo: true } });
-
+export function createKeyRing(keys: readonly KeyConfig[], options: KeyRingOptions): KeyRing {
+  let stored = storeKeys(keys, options, []);
   return {
     authenticate(key) {
       if (key === undefined || key.length === 0) return undefined;
@@ -56,7 +55,33 @@ export function createKeyRing(keys: readonly KeyConfig[], options: { allowDemoKe
       }
       return match;
     },
+    replace(keys, options) {
+      stored = storeKeys(keys, options, stored);
+    },
   };
+}
+
+function storeKeys(keys: readonly KeyConfig[], options: KeyRingOptions, previous: readonly StoredKey[]): StoredKey[] {
+  const kept = new Map(previous.map((entry) => [entry.signature, entry]));
+  const stored = keys.map((key): StoredKey => {
+    const hash = key.sha256 ? Buffer.from(key.sha256, 'hex') : sha256(key.key!);
+    const { key: _plain, sha256: _hex, ...settings } = key;
+    const signature = `${hash.toString('hex')} ${JSON.stringify(settings)}`;
+    return (
+      kept.get(signature) ?? {
+        hash,
+        signature,
+        grant: {
+          label: key.name ?? `key:${hash.toString('hex').slice(0, 8)}`,
+          ...(key.shapefiles ? { shapefiles: new Set(key.shapefiles.map((name) => name.toLowerCase())) } : {}),
+          ...(key.rateLimit ? { rateLimiter: createRateLimiter(key.rateLimit.perSecond, key.rateLimit.burst) } : {}),
+          ...(key.maxConcurrent ? { maxConcurrent: key.maxConcurrent } : {}),
+        },
+      }
+    );
+  });
+  if (options.allowDemoKey) stored.push(kept.get(DEMO_KEY) ?? { hash: sha256(DEMO_KEY), signature: DEMO_KEY, grant: { label: 'demo', demo: true } });
+  return stored;
 }
 
 /**

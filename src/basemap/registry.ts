@@ -18,17 +18,28 @@ import {
   type BasemapPlugin,
   type BasemapProvider,
   type BasemapRequest,
+  type MapType,
+  type ProviderMetrics,
 } from '../sdk/contract.ts';
 import { isBasemapUnavailable } from '../sdk/unavailable.ts';
 
 export interface BasemapRegistry {
   /** The basemap of `request.type` from its provider, or from the fallbacks when that one is unavailable. */
   render(request: BasemapRequest): Promise<Basemap>;
+  /** Map types whose latest map, if drawn within the last `withinMs`, failed: no provider of its chain could draw it. */
+  failingTypes(withinMs: number): MapType[];
   close(): Promise<void>;
 }
 
-/** Loads and creates every configured provider; throws, naming the provider, when one cannot start. */
-export async function createBasemapRegistry(config: BasemapsConfig, logger: Logger): Promise<BasemapRegistry> {
+/**
+ * Loads and creates every configured provider; throws, naming the provider, when one cannot
+ * start. `metricsFor` gives each provider where to count its tiles.
+ */
+export async function createBasemapRegistry(
+  config: BasemapsConfig,
+  logger: Logger,
+  metricsFor?: (provider: string) => ProviderMetrics,
+): Promise<BasemapRegistry> {
   checkReferences(config);
   const providers = new Map<string, BasemapProvider>();
   try {
@@ -39,6 +50,7 @@ export async function createBasemapRegistry(config: BasemapsConfig, logger: Logg
         logger: logger.child({ basemap: id }),
         userAgent: config.userAgent,
         ...(config.cacheDir === undefined ? {} : { cacheDir: join(resolve(config.cacheDir), id) }),
+        metrics: metricsFor?.(id),
       };
       try {
         providers.set(id, await plugin.create(entry.options, context));
@@ -63,8 +75,22 @@ export async function createBasemapRegistry(config: BasemapsConfig, logger: Logg
     }
   };
 
+  /** When each map type's latest map failed, until one is drawn again (performance.now()). */
+  const failedAt = new Map<MapType, number>();
+
   return {
-    render: (request) => renderWith(config.types[request.type], request),
+    async render(request) {
+      try {
+        const basemap = await renderWith(config.types[request.type], request);
+        failedAt.delete(request.type);
+        return basemap;
+      } catch (error) {
+        // A map whose client left or whose time ran out says nothing about its providers.
+        if (!request.signal.aborted) failedAt.set(request.type, performance.now());
+        throw error;
+      }
+    },
+    failingTypes: (withinMs) => [...failedAt].filter(([, at]) => performance.now() - at <= withinMs).map(([type]) => type),
     close: () => closeAll(providers.values()),
   };
 }

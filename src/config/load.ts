@@ -2,13 +2,24 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { configSchema, type Config } from './schema.ts';
 
+/** What the command line sets (src/cli/arguments.ts); it wins over the environment and the file. */
+export interface CommandLineSettings {
+  /** The configuration file, in place of SHAPESHOT_CONFIG. */
+  configFile?: string;
+  dataDir?: string;
+  host?: string;
+  port?: number;
+}
+
 /**
- * Configuration comes from a JSON file (SHAPESHOT_CONFIG) with environment variables on
- * top, so scripts and tests can override the few settings they care about.
+ * Configuration comes from a JSON file (SHAPESHOT_CONFIG, or --config) with environment
+ * variables on top, so scripts and tests can override the few settings they care about,
+ * and the command line on top of both, as a user typing it expects. Called again on SIGHUP.
  */
-export function loadConfig(env: Record<string, string | undefined>): Config {
-  const fromFile = env.SHAPESHOT_CONFIG ? readConfigFile(env.SHAPESHOT_CONFIG) : {};
-  return parseConfig(applyEnvironment(fromFile, env), env.SHAPESHOT_CONFIG ?? 'configuration');
+export function loadConfig(env: Record<string, string | undefined>, commandLine: CommandLineSettings = {}): Config {
+  const { configFile = env.SHAPESHOT_CONFIG, ...settings } = commandLine;
+  const fromFile = configFile ? readConfigFile(configFile) : {};
+  return parseConfig({ ...applyEnvironment(fromFile, env), ...settings }, configFile ?? 'configuration');
 }
 
 /** Validates a configuration object; the error names the source and every bad field. */
@@ -30,15 +41,23 @@ function readConfigFile(path: string): Record<string, unknown> {
     const parsed: unknown = JSON.parse(text);
     return z.record(z.string(), z.unknown()).parse(parsed);
   } catch (error) {
-    throw new Error(`Configuration file '${path}' is not a JSON object: ${(error as Error).message}`);
+    throw new Error(`Configuration file '${path}' is not a JSON object: ${withoutExcerpt((error as Error).message)}`);
   }
+}
+
+/**
+ * V8 quotes the text around some JSON syntax errors (`Unexpected token 's', ..."key":sec"...
+ * is not valid JSON`); this file holds keys, and the message goes to the log on SIGHUP.
+ */
+function withoutExcerpt(message: string): string {
+  return message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, ': not valid JSON');
 }
 
 function applyEnvironment(fromFile: Record<string, unknown>, env: Record<string, string | undefined>) {
   const merged: Record<string, unknown> = { ...fromFile };
   if (env.SHAPESHOT_DATA) merged.dataDir = env.SHAPESHOT_DATA;
   if (env.SHAPESHOT_HOST) merged.host = env.SHAPESHOT_HOST;
-  if (env.SHAPESHOT_PORT) merged.port = parsePort(env.SHAPESHOT_PORT);
+  if (env.SHAPESHOT_PORT) merged.port = environmentPort(env.SHAPESHOT_PORT);
   if (env.SHAPESHOT_KEYS) {
     const keys = env.SHAPESHOT_KEYS.split(',').map((key) => key.trim()).filter(Boolean);
     merged.keys = [...((fromFile.keys as unknown[]) ?? []), ...keys.map((key) => ({ key }))];
@@ -48,7 +67,15 @@ function applyEnvironment(fromFile: Record<string, unknown>, env: Record<string,
   return merged;
 }
 
-function parsePort(text: string): number {
-  if (!/^\d{1,5}$/.test(text)) throw new Error(`Invalid SHAPESHOT_PORT '${text}': must be a port number`);
-  return Number(text);
+function environmentPort(text: string): number {
+  const port = parsePort(text);
+  if (port === undefined) throw new Error(`Invalid SHAPESHOT_PORT '${text}': must be a port number from 0 to 65535`);
+  return port;
+}
+
+/** A TCP port number written in decimal (0: any free port), or undefined for text that is not one. */
+export function parsePort(text: string): number | undefined {
+  if (!/^\d{1,5}$/.test(text)) return undefined;
+  const port = Number(text);
+  return port <= 65535 ? port : undefined;
 }

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -7,3 +8,16 @@ import { fileURLToPath } from 'node:url';
  */
 export const SAMPLE_DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 export const BUNDLED_THEMES_DIR = fileURLToPath(new URL('../../themes/', import.meta.url));
+
+/**
+ * The version in shapeshot's package.json: the nearest one above this module, as Node
+ * decides which package a module belongs to (dist/ has none of its own, so the sources and
+ * the published build find the same one).
+ */
+export function packageVersion(): string {
+  for (let folder = new URL('./', import.meta.url); ; folder = new URL('../', folder)) {
+    const manifest = new URL('package.json', folder);
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+    if (new URL('../', folder).href === folder.href) throw new Error(`No package.json above ${import.meta.url}.`);
+  }
+}

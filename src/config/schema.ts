@@ -15,6 +15,11 @@ const DEFAULT_LIMITS = {
   maxRings: 100_000,
 };
 
+const DEFAULT_OGC = { maxLimit: 1000, maxPageVertices: 2_000_000 };
+
+/** Browsers may reuse a picture for five minutes; shared caches must not keep what a key unlocked. */
+const DEFAULT_CACHE_CONTROL = 'private, max-age=300';
+
 const keySchema = z
   .object({
     /** A plain key (hashed at start-up and then forgotten) ... */
@@ -123,9 +128,11 @@ export const configSchema = z
         maxWaitMs: z.number().int().min(1).default(500),
         /** zlib level of the PNG encoder: 1 is fast and nearly as small for flat map graphics. */
         pngCompression: z.number().int().min(0).max(9).default(2),
+        /** Quality of format=jpeg maps, 1–100: 85 keeps aerial imagery free of visible artefacts at a fifth of the PNG. */
+        jpegQuality: z.number().int().min(1).max(100).default(85),
       })
       .strict()
-      .default({ workers: 0, maxQueue: 64, maxWaitMs: 500, pngCompression: 2 }),
+      .default({ workers: 0, maxQueue: 64, maxWaitMs: 500, pngCompression: 2, jpegQuality: 85 }),
     envelope: z
       .object({
         schemaNamespace: z.string().default('http://schemas.microsoft.com/search/local/ws/rest/v1'),
@@ -140,8 +147,27 @@ export const configSchema = z
         instance: 'shapeshot',
       }),
     basemaps: basemapsSchema,
+    /** OGC API – Features under /ogc. */
+    ogc: z
+      .object({
+        /** Most features one page of items holds; a larger `limit` is capped to it. */
+        maxLimit: z.number().int().min(1).default(DEFAULT_OGC.maxLimit),
+        /** Most vertices (as stored) one page of items, or one item, may hold; past it: 400. */
+        maxPageVertices: z.number().int().min(1).default(DEFAULT_OGC.maxPageVertices),
+      })
+      .strict()
+      .default(DEFAULT_OGC),
+    http: z
+      .object({
+        /** Cache-Control of image and map answers (noCache=1 answers no-store; errors are never cached). */
+        cacheControl: z.string().min(1).default(DEFAULT_CACHE_CONTROL),
+      })
+      .strict()
+      .default({ cacheControl: DEFAULT_CACHE_CONTROL }),
     /** Send Server-Timing (milliseconds per stage of the work) with every answer of an operation. */
     serverTiming: z.boolean().default(false),
+    /** Serve /metrics (Prometheus text, without a key, as /health and /ready) and count what it shows. */
+    metrics: z.boolean().default(true),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();

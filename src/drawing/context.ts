@@ -26,6 +26,10 @@ export interface DrawingContext {
   lap: Lap;
 }
 
+/** Counters drawing jobs add to their pool's stats (PoolStats.counts): the feature cache's lookups on the workers. */
+export const FEATURE_CACHE_HITS = 'featureCacheHits';
+export const FEATURE_CACHE_MISSES = 'featureCacheMisses';
+
 /** What every drawing job's result carries besides its own: milliseconds per stage of its work. */
 export interface Timed {
   stages: Record<string, number>;
@@ -36,5 +40,5 @@ export interface Timed {
  * resvg's share of a request short whatever the data (see projection/pixels.ts).
  */
 export const DRAWN_VERTEX_BUDGET = 200_000;
-/** Pixels: where simplification starts when a drawing must be brought within its budget. */
+/** Real pixels: where simplification starts when a drawing must be brought within its budget. */
 export const BUDGET_START_TOLERANCE = 0.5;

@@ -10,16 +10,17 @@ import { shapesBBox } from '../geometry/shape.ts';
 import { fieldNamesIn, withAttributes } from '../hotspots/attributes.ts';
 import { hotSpotsFor, type HotSpot } from '../hotspots/hotspots.ts';
 import type { FeatureRef } from '../params/fid.ts';
+import type { Format } from '../params/fields.ts';
 import { toDrawingSpace } from '../projection/drawing-space.ts';
 import { fitExtent } from '../projection/fit.ts';
-import { toPixels, withinVertexBudget } from '../projection/pixels.ts';
 import { rasterize } from '../raster/rasterize.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import { renderSvg } from '../svg/render-svg.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET, type DrawingContext, type Timed } from './context.ts';
+import type { DrawingContext, Timed } from './context.ts';
 import { checkVertexBound, readFeatures } from './features.ts';
+import { hotSpotShapes, pixelShapes } from './pixel-shapes.ts';
 
 export interface ImageLimits {
   /** Most vertices (as stored) one request may draw in all its images. */
@@ -36,8 +37,11 @@ export interface ImageJob {
    * is checked against them all before anything is decoded.
    */
   requestRefs?: FeatureRef[];
+  /** CSS pixels: the SVG's size and the hot spots' coordinates. */
   width: number;
   height: number;
+  /** Real pixels per CSS pixel (`scale`): the PNG is width × pixelRatio by height × pixelRatio. */
+  pixelRatio: number;
   buffer: number;
   style: DrawStyle;
   /** Douglas–Peucker tolerance in the shapefile's units; 0 keeps every vertex. */
@@ -45,15 +49,16 @@ export interface ImageJob {
   includeHotSpots: boolean;
   /** Attribute values added to each hot spot (names as the request spells them). */
   hotSpotFields?: string[];
-  /** The answer is JSON: the worker writes the PNG's list of byte values too. */
-  pngAsJson: boolean;
+  /** The request's: svg answers the SVG document; json has the worker write the PNG's list of byte values too. */
+  format: Format;
   useCache: boolean;
   limits: ImageLimits;
 }
 
 export interface DrawnImage extends Timed {
-  png: Uint8Array;
-  /** The PNG as JSON's list of byte values, when asked for (envelope/byte-list.ts). */
+  /** The picture as the format asks for it: a PNG, else (format=svg, format=jpeg) the SVG or JPEG. */
+  bytes: Uint8Array;
+  /** The PNG as JSON's list of byte values, for format=json (envelope/byte-list.ts). */
   pngJson?: Uint8Array;
   hotSpots: HotSpot[] | null;
 }
@@ -65,14 +70,14 @@ export function hotSpotsWithFields(shapefile: OpenShapefile, hotSpots: HotSpot[]
 }
 
 /** The drawn image as a job's result, its buffers moved rather than copied. */
-export function drawnImage(png: Uint8Array, hotSpots: HotSpot[] | null, pngAsJson: boolean): Handled {
-  const result: Omit<DrawnImage, 'stages'> = pngAsJson ? { png, pngJson: byteListJson(png), hotSpots } : { png, hotSpots };
-  return { result, transfer: [png, result.pngJson].flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : [])) };
+export function drawnImage(bytes: Uint8Array, hotSpots: HotSpot[] | null, format: Format): Handled {
+  const result: Omit<DrawnImage, 'stages'> = format === 'json' ? { bytes, pngJson: byteListJson(bytes), hotSpots } : { bytes, hotSpots };
+  return { result, transfer: [bytes, result.pngJson].flatMap((buffer) => (buffer ? [buffer.buffer as ArrayBuffer] : [])) };
 }
 
 export function drawImage(job: ImageJob, context: DrawingContext): Handled {
   const { checkpoint, lap } = context;
-  const { width, height, style, limits } = job;
+  const { width, height, pixelRatio, style, limits } = job;
   const shapefile = context.shapefiles.open(job.files, checkpoint);
   lap('open');
   if (job.requestRefs) {
@@ -90,23 +95,23 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
   );
   const transform = fitExtent(shapesBBox(drawn)!, width, height, job.buffer);
   lap('fit');
-  const pixels = withinVertexBudget(
-    drawn.map((shape) => toPixels(shape, transform, checkpoint)),
-    DRAWN_VERTEX_BUDGET,
-    BUDGET_START_TOLERANCE,
-    checkpoint,
-  );
+  const reduction = { pixelRatio, simplifyPixels: 0, checkpoint };
+  const pixels = pixelShapes(drawn, transform, reduction);
   lap('pixels');
   checkpoint();
-  const svg = renderSvg({ width, height, style, shapes: pixels });
+  const svg = renderSvg({ width, height, style, shapes: pixels, pixelRatio });
   lap('svg');
   checkpoint();
-  const png = rasterize(context.rasterizer, svg, { width, height, fonts: [], compressionLevel: context.compressionLevel }, lap);
+  const image =
+    job.format === 'svg'
+      ? new TextEncoder().encode(svg)
+      : rasterize(context.rasterizer, svg, { width, height, pixelRatio, fonts: [], compressionLevel: context.compressionLevel }, lap);
+  const hotSpotPixels = job.includeHotSpots ? hotSpotShapes(pixels, drawn, transform, reduction) : [];
   const hotSpots = job.includeHotSpots
     ? hotSpotsWithFields(
         shapefile,
         hotSpotsFor(
-          features.map(({ ref }, i) => ({ fid: ref.text, featureId: ref.parent, pixels: pixels[i] })),
+          features.map(({ ref }, i) => ({ fid: ref.text, featureId: ref.parent, pixels: hotSpotPixels[i] })),
           { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
           checkpoint,
         ),
@@ -114,5 +119,5 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
       )
     : null;
   lap('hotspots');
-  return drawnImage(png, hotSpots, job.pngAsJson);
+  return drawnImage(image, hotSpots, job.format);
 }

@@ -5,22 +5,24 @@
  */
 import { basename } from 'node:path';
 import { DamagedShapefileError } from '../errors.ts';
-import type { Basemap } from '../sdk/contract.ts';
-import { simplifyShape, type Checkpoint } from '../geometry/simplify.ts';
+import type { Basemap, PlacedImage } from '../sdk/contract.ts';
+import type { Checkpoint } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { hotSpotsFor } from '../hotspots/hotspots.ts';
 import { mercatorBoxToFile, mercatorTransform, shapeToMercator, type ToMercator } from '../map/reproject.ts';
 import type { PixelTransform } from '../projection/fit.ts';
-import { toPixels, withinVertexBudget } from '../projection/pixels.ts';
+import type { Format } from '../params/fields.ts';
 import { drawOver, layOver } from '../raster/composite.ts';
-import { encodeImage, rasterize, renderPixels } from '../raster/rasterize.ts';
+import { encodeJpeg } from '../raster/jpeg.ts';
+import { encodeImage, rasterize, renderPixels, type RenderOptions } from '../raster/rasterize.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET, type DrawingContext } from './context.ts';
+import type { DrawingContext } from './context.ts';
 import { drawnImage, hotSpotsWithFields } from './draw-image.ts';
 import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
+import { hotSpotShapes, pixelShapes } from './pixel-shapes.ts';
 import { onPixelGrid, tilePixels } from './tile-pixels.ts';
 import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
 
@@ -34,63 +36,63 @@ export interface MapJob {
   transform: PixelTransform;
   /** The view in Web Mercator metres, widened by what strokes and symbols reach beyond their geometry. */
   visible: BBox;
+  /** CSS pixels: the view's size, in which the basemap's layers and the hot spots are placed. */
   width: number;
   height: number;
+  /** Real pixels per CSS pixel (`scale`, the view's devicePixelRatio). */
+  pixelRatio: number;
   style: DrawStyle;
   basemap: Basemap;
   includeHotSpots: boolean;
   /** Attribute values added to each hot spot (names as the request spells them). */
   hotSpotFields?: string[];
-  /** The answer is JSON: the worker writes the PNG's list of byte values too. */
-  pngAsJson: boolean;
+  /** The request's: jpeg answers a JPEG; json has the worker write the PNG's list of byte values too. */
+  format: Format;
+  /** Of a JPEG, 1–100. */
+  jpegQuality: number;
   useCache: boolean;
   limits: MapLimits;
 }
 
-/** Vertices closer together than this (pixels) are one vertex on the map. */
+/** Vertices closer together than this (real pixels) are one vertex on the map. */
 const SIMPLIFY_PIXELS = 0.5;
 
-export function drawMap(job: MapJob, context: DrawingContext): Handled {
+export async function drawMap(job: MapJob, context: DrawingContext): Promise<Handled> {
   const { checkpoint, lap } = context;
-  const { width, height, style, transform } = job;
+  const { width, height, pixelRatio, style, transform } = job;
   const inView = job.features
     ? job.features.filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
     : scanInView(context.shapefiles.open(job.files, checkpoint), job, checkpoint);
   lap('features');
-  const pixels = withinVertexBudget(
-    inView.map(({ shape }) => toPixels(simplifyShape(shape, SIMPLIFY_PIXELS / transform.scale, checkpoint), transform, checkpoint)),
-    DRAWN_VERTEX_BUDGET,
-    BUDGET_START_TOLERANCE,
-    checkpoint,
-  );
+  const shapes = inView.map((feature) => feature.shape);
+  const reduction = { pixelRatio, simplifyPixels: SIMPLIFY_PIXELS, checkpoint };
+  const pixels = pixelShapes(shapes, transform, reduction);
   lap('pixels');
   checkpoint();
   const attributionText = job.basemap.attribution.trim();
-  const attribution = attributionText ? attributionStrip(context, attributionText, width) : undefined;
+  const attribution = attributionText ? attributionStrip(context, attributionText, width, pixelRatio) : undefined;
   const tiles = job.basemap.below.images ?? [];
   const composite = tiles.length > 0 && onPixelGrid(tiles);
   // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
   const basemap = composite ? { ...job.basemap, below: { svg: job.basemap.below.svg } } : job.basemap;
-  const { svg, fonts } = renderMapSvg({ width, height, basemap, shapes: pixels, style, attribution });
+  const { svg, fonts } = renderMapSvg({ width, height, pixelRatio, basemap, shapes: pixels, style, attribution });
   lap('svg');
   checkpoint();
-  const options = { width, height, fonts, compressionLevel: context.compressionLevel };
-  let png: Uint8Array;
-  if (composite) {
-    const canvas = new Uint8Array(width * height * 4);
-    for (const tile of tiles) drawOver(canvas, width, height, tilePixels(context.rasterizer, tile), tile.width, tile.height, tile.x, tile.y);
-    lap('tiles');
-    layOver(renderPixels(context.rasterizer, svg, options, lap), canvas);
-    lap('composite');
-    png = encodeImage(canvas, options, lap);
+  const canvas = mapPixels(context, svg, { width, height, pixelRatio, fonts }, composite ? tiles : []);
+  const real = { width: width * pixelRatio, height: height * pixelRatio };
+  let image: Uint8Array;
+  if (job.format === 'jpeg') {
+    image = await encodeJpeg(canvas, real.width, real.height, job.jpegQuality);
+    lap('jpeg');
   } else {
-    png = rasterize(context.rasterizer, svg, options, lap);
+    image = encodeImage(canvas, { ...real, compressionLevel: context.compressionLevel }, lap);
   }
+  const hotSpotPixels = job.includeHotSpots ? hotSpotShapes(pixels, shapes, transform, reduction) : [];
   const hotSpots = job.includeHotSpots
     ? hotSpotsWithFields(
         context.shapefiles.open(job.files, checkpoint),
         hotSpotsFor(
-          inView.map((feature, i) => ({ fid: feature.fid, featureId: feature.featureId, pixels: pixels[i] })),
+          inView.map((feature, i) => ({ fid: feature.fid, featureId: feature.featureId, pixels: hotSpotPixels[i] })),
           { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
           checkpoint,
         ),
@@ -98,19 +100,46 @@ export function drawMap(job: MapJob, context: DrawingContext): Handled {
       )
     : null;
   lap('hotspots');
-  return drawnImage(png, hotSpots, job.pngAsJson);
+  return drawnImage(image, hotSpots, job.format);
 }
 
-/** Attribution strips drawn so far on this worker, by text and width (a map service shows few). */
+/**
+ * The map's premultiplied pixels: resvg's drawing of `svg`, laid over `tiles` (decoded once
+ * and kept, tile-pixels.ts), each at its CSS place times the pixel ratio.
+ */
+function mapPixels(context: DrawingContext, svg: string, options: RenderOptions, tiles: readonly PlacedImage[]): Uint8Array {
+  const drawn = renderPixels(context.rasterizer, svg, options, context.lap);
+  if (tiles.length === 0) return drawn;
+  const { pixelRatio } = options;
+  const [width, height] = [options.width * pixelRatio, options.height * pixelRatio];
+  const canvas = new Uint8Array(width * height * 4);
+  for (const tile of tiles) {
+    const pixels = tilePixels(context.rasterizer, tile, pixelRatio);
+    drawOver(canvas, width, height, pixels, tile.width * pixelRatio, tile.height * pixelRatio, tile.x * pixelRatio, tile.y * pixelRatio);
+  }
+  context.lap('tiles');
+  layOver(drawn, canvas);
+  context.lap('composite');
+  return canvas;
+}
+
+/** Attribution strips drawn so far on this worker, by text, width and pixel ratio (a map service shows few). */
 const attributionStrips = new Map<string, Uint8Array>();
 const MAX_ATTRIBUTION_STRIPS = 64;
 
-function attributionStrip(context: DrawingContext, text: string, width: number): Uint8Array {
-  const key = `${width}\0${text}`;
+/** The strip as a PNG of width × pixelRatio real pixels, so that the map draws it one to one. */
+function attributionStrip(context: DrawingContext, text: string, width: number, pixelRatio: number): Uint8Array {
+  const key = `${width}\0${pixelRatio}\0${text}`;
   let png = attributionStrips.get(key);
   if (!png) {
     const strip = attributionStripSvg(text, width);
-    png = rasterize(context.rasterizer, strip.svg, { width, height: strip.height, fonts: strip.fonts, compressionLevel: context.compressionLevel });
+    png = rasterize(context.rasterizer, strip.svg, {
+      width,
+      height: strip.height,
+      pixelRatio,
+      fonts: strip.fonts,
+      compressionLevel: context.compressionLevel,
+    });
     if (attributionStrips.size >= MAX_ATTRIBUTION_STRIPS) attributionStrips.delete(attributionStrips.keys().next().value!);
     attributionStrips.set(key, png);
   }

@@ -8,6 +8,7 @@ import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
 import type { DrawingWorkerOptions } from './context.ts';
 import type { DrawnImage, ImageJob } from './draw-image.ts';
 import type { MapJob } from './draw-map.ts';
+import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from './feature-items.ts';
 import type { MapFeatures, MapFeaturesJob } from './map-features.ts';
 import type { SelectJob, Selection } from './select-features.ts';
 
@@ -27,6 +28,10 @@ export interface DrawingPool {
   drawMap(job: MapJob, signal: AbortSignal): Promise<DrawnImage>;
   /** The features a `where=` filter selects. */
   select(job: SelectJob, signal: AbortSignal): Promise<Selection>;
+  /** OGC API – Features: collections, a page of items, one item. */
+  describeCollections(job: CollectionsJob, signal: AbortSignal): Promise<DescribedCollections>;
+  featureItems(job: ItemsJob, signal: AbortSignal): Promise<ItemsPage>;
+  featureItem(job: ItemJob, signal: AbortSignal): Promise<ItemFeature>;
   readonly workers: number;
   readonly stats: PoolStats;
   /** Resolves once every drawing worker has loaded. */
@@ -56,6 +61,9 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
     // The listed features came from mapFeatures() and go back without being copied.
     drawMap: (job, signal) => pool.run('map', job, { signal, transfer: transferablesOf((job.features ?? []).map((f) => f.shape)) }),
     select: (job, signal) => pool.run('select', job, { signal }),
+    describeCollections: (job, signal) => pool.run('collections', job, { signal }),
+    featureItems: (job, signal) => pool.run('items', job, { signal }),
+    featureItem: (job, signal) => pool.run('item', job, { signal }),
     workers: options.workers,
     ready: () => pool.ready(),
     get stats() {

@@ -20,13 +20,16 @@ const ATTRIBUTION_FONT_SIZE = 11;
 const ATTRIBUTION_MARGIN = 4;
 
 export interface MapSvg {
+  /** CSS pixels, the SVG's size: everything is placed in them. */
   width: number;
   height: number;
+  /** Real pixels per CSS pixel the map is drawn at (the features' precision follows it). */
+  pixelRatio: number;
   basemap: Basemap;
   /** The features in image pixels. */
   shapes: readonly Shape[];
   style: DrawStyle;
-  /** The attribution, drawn beforehand as a PNG strip of the map's width (attributionStripSvg). */
+  /** The attribution, drawn beforehand as a PNG strip of the map's width in real pixels (attributionStripSvg). */
   attribution?: Uint8Array;
 }
 
@@ -34,7 +37,7 @@ export interface MapSvg {
 const ATTRIBUTION_STRIP_HEIGHT = 24;
 
 /** The SVG, and the font files its text needs (none when there is no text). */
-export function renderMapSvg({ width, height, basemap, shapes, style, attribution }: MapSvg): { svg: string; fonts: string[] } {
+export function renderMapSvg({ width, height, pixelRatio, basemap, shapes, style, attribution }: MapSvg): { svg: string; fonts: string[] } {
   const attributionStrip: PlacedImage | undefined = attribution && {
     x: 0,
     y: height - ATTRIBUTION_STRIP_HEIGHT,
@@ -46,7 +49,7 @@ export function renderMapSvg({ width, height, basemap, shapes, style, attributio
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     layerSvg(basemap.below) +
-    featuresSvg(shapes, style) +
+    featuresSvg(shapes, style, pixelRatio) +
     (basemap.above ? layerSvg(basemap.above) : '') +
     (attributionStrip ? imageSvg(attributionStrip) : '') +
     '</svg>';

@@ -1,7 +1,7 @@
 /**
- * A map's raster tiles, decoded (by resvg) at the size they are drawn and kept on this
- * worker: the same tiles come back map after map, and decoding a dozen of them inside every
- * render cost resvg ~5 ms a map.
+ * A map's raster tiles, decoded (by resvg) at the size they are drawn, in real pixels, and
+ * kept on this worker: the same tiles come back map after map, and decoding a dozen of them
+ * inside every render cost resvg ~5 ms a map.
  */
 import type { PlacedImage } from '../sdk/contract.ts';
 import { crc32 } from '../raster/png.js';
@@ -9,19 +9,19 @@ import { renderPixels } from '../raster/rasterize.ts';
 import type { Rasterizer } from '../raster/resvg.js';
 import { imageSvg } from './map-svg.ts';
 
-/** 64 MB a worker: 256 tiles of 256 x 256, those of twenty 640 x 480 maps. */
+/** 64 MB a worker: 256 tiles of 256 x 256, those of twenty 640 x 480 maps (of five at scale=2). */
 const MAX_BYTES = 64 * 1024 * 1024;
 /**
- * An image bigger than a few tiles (a WMS map drawn in one piece) is seldom asked for
- * again, and would push dozens of tiles out: it is decoded for its map and not kept.
+ * An image covering more than a few tiles (a WMS map drawn in one piece) is seldom asked
+ * for again, and would push dozens of tiles out: it is decoded for its map and not kept.
  */
-const MAX_KEPT_BYTES = 4 * 256 * 256 * 4;
+const MAX_KEPT_CSS_PIXELS = 4 * 256 * 256;
 const tiles = new Map<string, Uint8Array>();
 let keptBytes = 0;
 
-/** The image's premultiplied RGBA pixels at its drawn width and height. */
-export function tilePixels(resvg: Rasterizer, image: PlacedImage): Uint8Array {
-  const key = `${image.width}x${image.height} ${image.mime} ${image.bytes.length} ${crc32(image.bytes)}`;
+/** The image's premultiplied RGBA pixels at its drawn width and height times `pixelRatio` (real pixels). */
+export function tilePixels(resvg: Rasterizer, image: PlacedImage, pixelRatio: number): Uint8Array {
+  const key = `${image.width}x${image.height}@${pixelRatio} ${image.mime} ${image.bytes.length} ${crc32(image.bytes)}`;
   const kept = tiles.get(key);
   if (kept) {
     // Re-inserted: a Map iterates in insertion order, so its first entry is the least recently used.
@@ -33,8 +33,8 @@ export function tilePixels(resvg: Rasterizer, image: PlacedImage): Uint8Array {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">` +
     imageSvg({ ...image, x: 0, y: 0 }) +
     '</svg>';
-  const pixels = renderPixels(resvg, svg, { width: image.width, height: image.height, fonts: [] });
-  if (pixels.byteLength <= MAX_KEPT_BYTES) {
+  const pixels = renderPixels(resvg, svg, { width: image.width, height: image.height, pixelRatio, fonts: [] });
+  if (image.width * image.height <= MAX_KEPT_CSS_PIXELS) {
     for (const [oldest, old] of tiles) {
       if (keptBytes + pixels.byteLength <= MAX_BYTES) break;
       tiles.delete(oldest);

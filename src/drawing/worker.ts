@@ -7,9 +7,10 @@ import { loadRasterizer } from '../raster/resvg.js';
 import { createOpenShapefiles } from '../shapefile/open-shapefiles.ts';
 import { startStopwatch } from '../stages.ts';
 import { serveJobs, workerOptions, type Handled, type JobContext } from '../workers/serve-jobs.ts';
-import type { DrawingContext, DrawingWorkerOptions, Timed } from './context.ts';
+import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES, type DrawingContext, type DrawingWorkerOptions, type Timed } from './context.ts';
 import { drawImage, type ImageJob } from './draw-image.ts';
 import { drawMap, type MapJob } from './draw-map.ts';
+import { describeCollections, featureItem, featureItems, type CollectionsJob, type ItemJob, type ItemsJob } from './feature-items.ts';
 import { mapFeatures, type MapFeaturesJob } from './map-features.ts';
 import { selectFeatures, type SelectJob } from './select-features.ts';
 
@@ -25,15 +26,21 @@ const shapefiles = createOpenShapefiles({
 const rasterizer = await loadRasterizer();
 
 const withContext =
-  <Job>(draw: (job: Job, context: DrawingContext) => Handled) =>
-  (job: Job, { checkpoint, note }: JobContext): Handled => {
+  <Job>(draw: (job: Job, context: DrawingContext) => Handled | Promise<Handled>) =>
+  async (job: Job, { checkpoint, note, count }: JobContext): Promise<Handled> => {
     const watch = startStopwatch();
+    const hitsBefore = shapefiles.cache?.hits ?? 0;
+    const missesBefore = shapefiles.cache?.misses ?? 0;
     try {
-      const handled = draw(job, { shapefiles, rasterizer, compressionLevel: options.pngCompression, checkpoint, lap: watch.lap });
+      // A JPEG map awaits its encoder (raster/jpeg.ts); every other job is done when draw() returns.
+      const handled = await draw(job, { shapefiles, rasterizer, compressionLevel: options.pngCompression, checkpoint, lap: watch.lap });
       watch.lap('result');
       return { ...handled, result: { ...(handled.result as object), stages: watch.stages } satisfies Timed };
     } finally {
       for (const problem of problems.splice(0)) note(problem);
+      // The cache lives on this thread; its lookups reach the service's metrics through the pool.
+      count(FEATURE_CACHE_HITS, (shapefiles.cache?.hits ?? 0) - hitsBefore);
+      count(FEATURE_CACHE_MISSES, (shapefiles.cache?.misses ?? 0) - missesBefore);
     }
   };
 
@@ -42,4 +49,7 @@ serveJobs({
   'map-features': withContext<MapFeaturesJob>(mapFeatures),
   map: withContext<MapJob>(drawMap),
   select: withContext<SelectJob>(selectFeatures),
+  collections: withContext<CollectionsJob>(describeCollections),
+  items: withContext<ItemsJob>(featureItems),
+  item: withContext<ItemJob>(featureItem),
 });

@@ -30,7 +30,7 @@ export function envelopeToJson(envelope: Envelope, namespace: string): Uint8Arra
 function imageToJson(image: FeatureImage, afterAnother: boolean): Uint8Array[] {
   return [
     encoder.encode(`${afterAnother ? ',' : ''}{"ItemId":${image.itemId},"FeatureId":${image.featureId},"FeatureImage":[`),
-    image.pngJson ?? byteListJson(image.png),
+    image.pngJson ?? byteListJson(image.bytes),
     encoder.encode(`],"FeatureHotSpots":${JSON.stringify(image.hotSpots)}}`),
   ];
 }

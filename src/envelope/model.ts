@@ -5,7 +5,8 @@ export type { HotSpot };
 export interface FeatureImage {
   itemId: number;
   featureId: number;
-  png: Uint8Array;
+  /** The picture: a PNG in every envelope; format=svg and format=jpeg answer their bytes alone. */
+  bytes: Uint8Array;
   /** The PNG as JSON's list of byte values, when a drawing worker wrote it (envelope/byte-list.ts). */
   pngJson?: Uint8Array;
   /** null when includeHotSpots=0. */

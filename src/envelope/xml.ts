@@ -47,7 +47,7 @@ function appendImage(parent: XMLBuilder, image: FeatureImage) {
   const element = parent.ele('ShapefileFeatureImage');
   element.ele('ItemId').txt(String(image.itemId));
   element.ele('FeatureId').txt(String(image.featureId));
-  element.ele('FeatureImage').txt(Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength).toString('base64'));
+  element.ele('FeatureImage').txt(Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength).toString('base64'));
   const hotSpots = element.ele('FeatureHotSpots');
   if (image.hotSpots === null) {
     hotSpots.att(XSI, 'i:nil', 'true');

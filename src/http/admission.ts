@@ -12,11 +12,27 @@ export interface AdmissionOptions {
   expectedWaitMs(): number;
 }
 
+/** Why a request was refused before it read anything; /metrics counts refusals by it. */
+export type RefusalReason = 'queue_full' | 'too_slow' | 'key_concurrency' | 'rate_limit';
+
+/** 503 before any work, saying why. */
+export class RefusedError extends OverloadedError {
+  constructor(
+    message: string,
+    readonly reason: RefusalReason,
+    retryAfterSeconds = 1,
+  ) {
+    super(message, retryAfterSeconds);
+  }
+}
+
 /**
- * One refusal for every request the service is too busy for: it carries no stack, so that
- * refusing costs next to nothing when thousands a second are refused.
+ * One refusal for every request the service is too busy for, per reason: it carries no
+ * stack, so that refusing costs next to nothing when thousands a second are refused.
  */
-const BUSY = Object.freeze(withoutStack(() => new OverloadedError('The service is busy; retry shortly.', 1)));
+const busy = (reason: RefusalReason) => Object.freeze(withoutStack(() => new RefusedError('The service is busy; retry shortly.', reason)));
+const QUEUE_FULL = busy('queue_full');
+const TOO_SLOW = busy('too_slow');
 
 /**
  * Admits a request to the drawing work, or refuses it with 503 before it reads anything:
@@ -29,12 +45,13 @@ export function admission({ maxInFlight, maxWaitMs, expectedWaitMs }: AdmissionO
   const perKey = new WeakMap<KeyGrant, number>();
   return async (c, next) => {
     const grant = c.get('grant');
-    if (inFlight >= maxInFlight || expectedWaitMs() > maxWaitMs) throw BUSY;
+    if (inFlight >= maxInFlight) throw QUEUE_FULL;
+    if (expectedWaitMs() > maxWaitMs) throw TOO_SLOW;
     const keyInFlight = perKey.get(grant) ?? 0;
     if (grant.maxConcurrent !== undefined && keyInFlight >= grant.maxConcurrent) {
-      throw new OverloadedError(
+      throw new RefusedError(
         `This access key has ${keyInFlight} requests in progress, the most it may have at once; retry when one has finished.`,
-        1,
+        'key_concurrency',
       );
     }
     inFlight++;

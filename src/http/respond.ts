@@ -9,9 +9,12 @@ export interface EnvelopeSettings {
   schemaNamespace: string;
 }
 
+/** The formats that answer with the first image's bytes alone (our additions, for <img src>). */
+export const IMAGE_CONTENT_TYPES: Partial<Record<Format, string>> = { png: 'image/png', svg: 'image/svg+xml', jpeg: 'image/jpeg' };
+
 /**
- * Sends an envelope in the requested format. `png` answers with the first image's bytes
- * (our addition, for <img src>); a png request that failed gets a JSON envelope.
+ * Sends an envelope in the requested format. `png`, `svg` and `jpeg` answer with the first
+ * image's bytes; such a request that failed gets a JSON envelope.
  */
 export async function sendEnvelope(
   c: Context,
@@ -20,17 +23,20 @@ export async function sendEnvelope(
   settings: EnvelopeSettings,
 ): Promise<Response> {
   const status = envelope.statusCode as 200;
+  // An error describes this moment (overload, a file being replaced), not the resource.
+  if (status !== 200) c.header('Cache-Control', 'no-store');
   const firstImage = envelope.resource?.images[0];
-  if (format === 'png' && firstImage) {
-    c.header('Content-Type', 'image/png');
-    return c.body(firstImage.png as Uint8Array<ArrayBuffer>, status);
+  const imageType = IMAGE_CONTENT_TYPES[format];
+  if (imageType && firstImage) {
+    c.header('Content-Type', imageType);
+    return c.body(firstImage.bytes as Uint8Array<ArrayBuffer>, status);
   }
   const { contentType, body } = await envelopeText(envelope, format, settings);
   c.header('Content-Type', contentType);
   return c.body(body, status);
 }
 
-/** The envelope as text in `format`: XML, or JSON (png answers its errors in JSON). */
+/** The envelope as text in `format`: XML, or JSON (the image formats answer their errors in JSON). */
 export async function envelopeText(
   envelope: Envelope,
   format: Format,

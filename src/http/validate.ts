@@ -1,15 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { z } from 'zod';
 import { BadRequestError, echo } from '../errors.ts';
-
-/** Parameter names as the interface spells them, for messages. */
-const SPELLING = new Map(
-  [
-    'file', 'fid', 'size', 'buffer', 'singleImage', 'includeHotSpots', 'theme', 'reduceTol', 'noCache', 'format', 'key',
-    'lineColor', 'lineWidth', 'fillColor', 'bgColor1', 'bgColor2', 'bgAngle', 'grid', 'gridColor', 'gridSpace',
-    'culture', 'type', 'useBoundingBox', 'zoom', 'where', 'hotSpotFields',
-  ].map((name) => [name.toLowerCase(), name]),
-);
+import { spelledParameter } from '../params/spelling.ts';
 
 /** The value the client sent for a parameter, whatever the case of its name. */
 function sentValue(query: Record<string, string | string[]>, name: string): string | undefined {
@@ -21,7 +13,7 @@ function sentValue(query: Record<string, string | string[]>, name: string): stri
 
 function describeIssue(issue: z.core.$ZodIssue, query: Record<string, string | string[]>): string {
   const name = String(issue.path[0] ?? '');
-  const spelled = SPELLING.get(name) ?? echo(name);
+  const spelled = spelledParameter(name) ?? echo(name);
   const raw = sentValue(query, name);
   // A rule across parameters ('fid' or 'where') says itself what is missing.
   if (raw === undefined) return issue.code === 'custom' ? `Parameter '${spelled}' ${issue.message}.` : `Parameter '${spelled}' is required.`;

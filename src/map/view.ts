@@ -23,16 +23,17 @@ export function fitZoom(extent: BBox, width: number, height: number, buffer: num
 
 export interface Placement {
   view: MapView;
-  /** From Web Mercator metres to the image's pixels, for drawing and hot spots. */
+  /** From Web Mercator metres to the image's (CSS) pixels, for drawing and hot spots. */
   transform: PixelTransform;
 }
 
 /**
- * The view centred on `centre` (metres) at `zoom`. The top-left corner is snapped to a
- * whole world pixel, so tiles land exactly on the image's pixel grid (the centre moves by
- * less than a pixel for it).
+ * The view centred on `centre` (metres) at `zoom`, `width` × `height` CSS pixels drawn at
+ * `devicePixelRatio` real pixels each. The top-left corner is snapped to a whole world
+ * pixel, so tiles land exactly on the image's pixel grid (the centre moves by less than a
+ * pixel for it), at any whole pixel ratio.
  */
-export function placeView(centre: { x: number; y: number }, zoom: number, width: number, height: number): Placement {
+export function placeView(centre: { x: number; y: number }, zoom: number, width: number, height: number, devicePixelRatio: number): Placement {
   const scale = pixelsPerMetre(zoom);
   const left = Math.round((centre.x + HALF_WORLD) * scale - width / 2);
   const top = Math.round((HALF_WORLD - centre.y) * scale - height / 2);
@@ -45,7 +46,7 @@ export function placeView(centre: { x: number; y: number }, zoom: number, width:
       zoom,
       width,
       height,
-      devicePixelRatio: 1,
+      devicePixelRatio,
       left,
       top,
       centre: toLonLat(middle),

@@ -2,10 +2,10 @@ import type { KeyGrant } from '../auth/keys.ts';
 import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../drawing/drawing-pool.ts';
 import type { FeatureImage, ImageCollection } from '../envelope/model.ts';
-import { BadRequestError } from '../errors.ts';
 import type { ImagesRequest } from '../params/images.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
 import type { RequestTiming } from '../stages.ts';
+import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
 import { shapefileForKey } from './shapefile-for-key.ts';
 
@@ -37,7 +37,7 @@ export async function createImages(
       ? request.fids!
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxIds', max: limits.maxIds }, signal, timing);
   const groups = request.singleImage ? [fids] : fids.map((ref) => [ref]);
-  checkPixelBudget(groups.length, width, height, limits.maxPixelsPerRequest);
+  checkPixelBudget(groups.length, request.size, request.scale, limits.maxPixelsPerRequest);
 
   const images: FeatureImage[] = [];
   for (const [index, refs] of groups.entries()) {
@@ -48,12 +48,13 @@ export async function createImages(
         ...(index === 0 ? { requestRefs: fids } : {}),
         width,
         height,
+        pixelRatio: request.scale,
         buffer: request.buffer,
         style: request.style,
         reduceTol: request.reduceTol,
         includeHotSpots: request.includeHotSpots,
         hotSpotFields: request.hotSpotFields,
-        pngAsJson: request.format === 'json',
+        format: request.format,
         useCache: !request.noCache,
         limits: { maxImageVertices: limits.maxImageVertices, maxRings: limits.maxRings },
       },
@@ -63,15 +64,4 @@ export async function createImages(
     images.push({ itemId: index + 1, featureId: request.singleImage ? -1 : refs[0].parent, ...drawn });
   }
   return { itemId: 1, shapefile: files.name, images };
-}
-
-/** Refuses, before anything is read or allocated, a request that would make too many pixels. */
-function checkPixelBudget(imageCount: number, width: number, height: number, maxPixels: number) {
-  const pixels = imageCount * width * height;
-  if (pixels > maxPixels) {
-    throw new BadRequestError(
-      `The request would draw ${imageCount} image(s) of ${width}x${height} pixels (${pixels} pixels); ` +
-        `at most ${maxPixels} pixels are allowed per request. Ask for fewer ids, singleImage=1 or a smaller size.`,
-    );
-  }
 }

@@ -7,6 +7,7 @@ import { fitZoom, placeView, viewExtent } from '../map/view.ts';
 import type { MapRequest } from '../params/map.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
 import type { RequestTiming } from '../stages.ts';
+import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
 import { shapefileForKey } from './shapefile-for-key.ts';
 
@@ -14,7 +15,10 @@ export interface MapServices {
   catalog: DataFolder;
   drawing: DrawingPool;
   basemaps: BasemapRegistry;
-  config: { limits: Pick<Config['limits'], 'maxMapFeatures' | 'maxMapVertices' | 'maxRings'> };
+  config: {
+    limits: Pick<Config['limits'], 'maxMapFeatures' | 'maxMapVertices' | 'maxRings' | 'maxPixelsPerRequest'>;
+    render: Pick<Config['render'], 'jpegQuality'>;
+  };
 }
 
 export interface MapResult {
@@ -38,6 +42,7 @@ export async function createMap(
   const { width, height } = request.size;
   const { maxMapFeatures, maxMapVertices, maxRings } = services.config.limits;
   const limits = { maxMapFeatures, maxMapVertices, maxRings };
+  checkPixelBudget(1, request.size, request.scale, services.config.limits.maxPixelsPerRequest);
   const useCache = !request.noCache;
   const files = await shapefileForKey(services.catalog, request.file, grant);
   timing?.lap('catalog');
@@ -52,7 +57,7 @@ export async function createMap(
   const extent = listed && !request.useBoundingBox ? listed.extent : fileExtent;
   const centre = { x: (extent.xmin + extent.xmax) / 2, y: (extent.ymin + extent.ymax) / 2 };
   const zoom = request.zoom ?? fitZoom(extent, width, height, request.buffer);
-  const placement = placeView(centre, zoom, width, height);
+  const placement = placeView(centre, zoom, width, height, request.scale);
 
   const basemap = await services.basemaps.render({ view: placement.view, type: request.type, culture: request.culture, signal });
   timing?.lap('basemap');
@@ -66,11 +71,13 @@ export async function createMap(
       visible: viewExtent(placement, request.style.lineWidth + request.style.pointRadius + 2),
       width,
       height,
+      pixelRatio: request.scale,
       style: request.style,
       basemap,
       includeHotSpots: request.includeHotSpots,
       hotSpotFields: request.hotSpotFields,
-      pngAsJson: request.format === 'json',
+      format: request.format,
+      jpegQuality: services.config.render.jpegQuality,
       useCache,
       limits,
     },

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import {
-  choiceParam,
   fieldListParam,
-  FORMATS,
   integerParam,
+  MAX_SCALE,
   requiredText,
   sizeParam,
   switchParam,
   whereParam,
+  withDefault,
   type Format,
   type ImageSize,
 } from './fields.ts';
@@ -17,16 +17,16 @@ export interface RequestLimits {
   maxIds: number;
 }
 
-/** Parameters both operations take, with the same rules (fid differs: optional on maps). */
+/** Parameters both operations take, with the same rules (fid differs: optional on maps; format: their own lists). */
 export const commonFields = (limits: RequestLimits) => ({
   file: requiredText('the name of a shapefile'),
-  size: sizeParam(limits.maxSize).optional(),
-  buffer: integerParam(0).optional(),
-  includehotspots: switchParam().optional(),
+  size: withDefault(sizeParam(limits.maxSize), '480,640'),
+  buffer: withDefault(integerParam(0), 12),
+  includehotspots: withDefault(switchParam(), 0),
   hotspotfields: fieldListParam().optional(),
   where: whereParam().optional(),
-  nocache: switchParam().optional(),
-  format: choiceParam(FORMATS).optional(),
+  nocache: withDefault(switchParam(), 0),
+  scale: withDefault(integerParam(1, MAX_SCALE), 1),
 });
 
 interface CommonQuery {
@@ -38,6 +38,7 @@ interface CommonQuery {
   where?: string;
   nocache?: boolean;
   format?: Format;
+  scale?: number;
 }
 
 /** The common parameters with their defaults applied and buffer checked against size. */
@@ -55,6 +56,8 @@ export function readCommon(query: CommonQuery, ctx: z.core.$RefinementCtx) {
     where: query.where,
     noCache: query.nocache ?? false,
     format: query.format ?? 'xml',
+    /** Real pixels per CSS pixel: the image has size × scale pixels; hot spots stay in size's pixels. */
+    scale: query.scale ?? 1,
   };
 }
 

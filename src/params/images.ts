@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Theme } from '../themes/theme.ts';
 import { commonFields, readCommon, type RequestLimits } from './common.ts';
-import { choiceParam, fidParam, nonNegativeNumberParam, switchParam } from './fields.ts';
+import { choiceParam, fidParam, IMAGE_FORMATS, nonNegativeNumberParam, switchParam, withDefault } from './fields.ts';
 import { foldQueryCase } from './normalize.ts';
 import { readStyleParams, resolveStyle } from './style.ts';
 
@@ -12,13 +12,18 @@ export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<str
   const base = z.looseObject({
     ...commonFields(limits),
     fid: fidParam(limits.maxIds).optional(),
-    singleimage: switchParam().optional(),
+    format: withDefault(choiceParam(IMAGE_FORMATS), 'xml'),
+    singleimage: withDefault(switchParam(), 0),
     theme: choiceParam(themeNames).optional(),
-    reducetol: nonNegativeNumberParam().optional(),
+    reducetol: withDefault(nonNegativeNumberParam(), 0),
+  }).refine((query) => query.fid !== undefined || query.where !== undefined, {
+    path: ['fid'],
+    message: "or 'where' is required",
+    // Named beside the other problems of the query, as a missing file is.
+    when: () => true,
   });
   return z.preprocess(foldQueryCase, base).transform((query, ctx) => {
     const common = readCommon(query, ctx);
-    if (query.fid === undefined && query.where === undefined) ctx.addIssue({ code: 'custom', path: ['fid'], message: "or 'where' is required" });
     const theme = query.theme === undefined ? undefined : themes.get(query.theme.toLowerCase());
     const style: DrawStyle = resolveStyle(
       theme ? theme.style : readStyleParams(query as Record<string, string>, ctx),

@@ -3,7 +3,7 @@ import { CULTURES, MAP_TYPES } from '../sdk/contract.ts';
 import { MAX_ZOOM, MIN_ZOOM } from '../projection/web-mercator.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import { commonFields, readCommon, type RequestLimits } from './common.ts';
-import { choiceParam, colourParam, fidParam, integerParam, switchParam } from './fields.ts';
+import { choiceParam, colourParam, fidParam, integerParam, MAP_FORMATS, switchParam, withDefault } from './fields.ts';
 import { foldQueryCase } from './normalize.ts';
 import { DEFAULT_STYLE, resolveStyle } from './style.ts';
 
@@ -15,11 +15,12 @@ export function mapQuerySchema(limits: RequestLimits) {
   const base = z.looseObject({
     ...commonFields(limits),
     fid: fidParam(limits.maxIds).optional(),
-    culture: choiceParam(CULTURES).optional(),
-    type: choiceParam(MAP_TYPES).optional(),
-    linecolor: colourParam().optional(),
-    linewidth: integerParam(0, 100).optional(),
-    useboundingbox: switchParam().optional(),
+    format: withDefault(choiceParam(MAP_FORMATS), 'xml'),
+    culture: withDefault(choiceParam(CULTURES), 'English'),
+    type: withDefault(choiceParam(MAP_TYPES), 'Road'),
+    linecolor: withDefault(colourParam(), '#FF0000'),
+    linewidth: withDefault(integerParam(0, 100), 2),
+    useboundingbox: withDefault(switchParam(), 0),
     zoom: integerParam(MIN_ZOOM, MAX_ZOOM).optional(),
   });
   return z.preprocess(foldQueryCase, base).transform((query, ctx) => {

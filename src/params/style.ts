@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DrawStyle, Rgba } from '../svg/style.ts';
-import { colourParam, integerParam, switchParam } from './fields.ts';
+import { colourParam, integerParam, switchParam, withDefault } from './fields.ts';
 
 /** Style settings named as the query parameters; what a request or a theme may set. */
 export interface StyleSettings {
@@ -49,16 +49,17 @@ export function resolveStyle(settings: StyleSettings): DrawStyle {
   };
 }
 
-const styleFields = {
-  linecolor: colourParam(),
-  linewidth: integerParam(0, 100),
-  fillcolor: colourParam(),
-  bgcolor1: colourParam(),
-  bgcolor2: colourParam(),
-  bgangle: integerParam(0, 360),
-  grid: switchParam(),
-  gridcolor: colourParam(),
-  gridspace: integerParam(2, 10_000),
+/** The style parameters of an images request; the API description lists them from here. */
+export const styleFields = {
+  linecolor: withDefault(colourParam(), '#FF0000'),
+  linewidth: withDefault(integerParam(0, 100), DEFAULT_STYLE.lineWidth),
+  fillcolor: withDefault(colourParam(), '#D3D3D3'),
+  bgcolor1: withDefault(colourParam(), 'Transparent'),
+  bgcolor2: colourParam().optional(),
+  bgangle: withDefault(integerParam(0, 360), 0),
+  grid: withDefault(switchParam(), 0),
+  gridcolor: withDefault(colourParam(), '#D3D3D3'),
+  gridspace: withDefault(integerParam(2, 10_000), DEFAULT_STYLE.gridSpace),
 };
 
 /**

@@ -8,23 +8,25 @@ import { mapVertices, vertexCount, type Shape } from '../geometry/shape.ts';
 import type { PixelTransform } from './fit.ts';
 
 /**
- * Vertices of a line or ring closer than this (pixels, on both axes) to the last vertex
- * kept are dropped: invisible at this scale. A line still ends at its own last vertex.
+ * Vertices of a line or ring closer than this (real pixels, on both axes) to the last
+ * vertex kept are dropped: invisible at this scale. A line still ends at its own last vertex.
  */
 const MIN_STEP = 0.25;
 
 /**
- * `shape` in pixels of the image `transform` places it on, without the vertices that lie
- * within MIN_STEP of the one before (in a line or ring; points are all kept).
+ * `shape` in pixels of the image `transform` places it on (CSS pixels, which hot spots and
+ * the SVG use), without the vertices that lie within MIN_STEP real pixels of the one before
+ * (in a line or ring; points are all kept): an image drawn at `pixelRatio` real pixels per
+ * CSS pixel keeps the finer detail its pixels show.
  */
-export function toPixels(shape: Shape, transform: PixelTransform, checkpoint: Checkpoint): Shape {
+export function toPixels(shape: Shape, transform: PixelTransform, pixelRatio: number, checkpoint: Checkpoint): Shape {
   const { scale, centreX, centreY, pixelCentreX, pixelCentreY } = transform;
   const pixels = mapVertices(shape, (x, y, out, at) => {
     out[at] = pixelCentreX + scale * (x - centreX);
     out[at + 1] = pixelCentreY - scale * (y - centreY);
   });
   checkpoint();
-  return dropNearVertices(pixels, MIN_STEP, checkpoint);
+  return dropNearVertices(pixels, MIN_STEP / pixelRatio, checkpoint);
 }
 
 /**

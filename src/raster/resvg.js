@@ -22,11 +22,19 @@ import { createRequire } from 'node:module';
 /**
  * @typedef {object} Rasterizer
  * @property {'native' | 'wasm'} backend
- * @property {(svg: string, font: FontOptions, lap?: (stage: string) => void) => Raster} render
+ * @property {(svg: string, font: FontOptions, zoom?: number, lap?: (stage: string) => void) => Raster} render
+ *   `zoom` real pixels per user unit (the image is its width × zoom by its height × zoom);
  *   `lap` marks the ends of parsing, rendering and taking the pixels, for the per-stage breakdown.
  */
 
 const noLap = (/** @type {string} */ _stage) => undefined;
+
+/**
+ * resvg's option that draws the SVG at `zoom` times its size; none at 1, which leaves the
+ * common render exactly as it was.
+ * @param {number} zoom
+ */
+const fitTo = (zoom) => (zoom === 1 ? {} : { fitTo: /** @type {const} */ ({ mode: 'zoom', value: zoom }) });
 
 /** @returns {Promise<Rasterizer>} the native addon if it loads, else the WebAssembly build */
 export async function loadRasterizer() {
@@ -46,8 +54,8 @@ export async function nativeRasterizer() {
   const { Resvg } = await import('@resvg/resvg-js');
   return {
     backend: 'native',
-    render(svg, font, lap = noLap) {
-      const tree = new Resvg(svg, { font });
+    render(svg, font, zoom = 1, lap = noLap) {
+      const tree = new Resvg(svg, { font, ...fitTo(zoom) });
       lap('resvg-parse');
       const image = tree.render();
       lap('render');
@@ -91,8 +99,8 @@ export async function wasmRasterizer() {
   return {
     backend: 'wasm',
     // There are no system fonts to load in WebAssembly: only the files asked for.
-    render(svg, { fontFiles = [], loadSystemFonts: _none, ...font }, lap = noLap) {
-      const resvg = new Resvg(svg, { font: { ...font, fontBuffers: fontFiles.map(readFont) } });
+    render(svg, { fontFiles = [], loadSystemFonts: _none, ...font }, zoom = 1, lap = noLap) {
+      const resvg = new Resvg(svg, { font: { ...font, fontBuffers: fontFiles.map(readFont) }, ...fitTo(zoom) });
       lap('resvg-parse');
       // WebAssembly memory is not garbage-collected: free what resvg allocates there.
       try {

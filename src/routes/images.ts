@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { cachedPicture } from '../caching/picture-caching.ts';
 import type { AppEnv } from '../http/context.ts';
 import { sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
@@ -9,7 +10,7 @@ import type { Services } from '../services.ts';
 /** GET /REST/v1/shapefiles/images */
 export function imagesRoute(services: Services) {
   const { config } = services;
-  return new Hono<AppEnv>().get('/images', validQuery(imagesQuerySchema(config.limits, services.themes)), async (c) => {
+  return new Hono<AppEnv>().get('/images', validQuery(imagesQuerySchema(config.limits, services.themes)), cachedPicture(services), async (c) => {
     c.get('timing')?.lap('http');
     const request = c.req.valid('query');
     const collection = await createImages(request, c.get('grant'), services, c.get('signal'), c.get('timing'));

@@ -1,15 +1,19 @@
 import { Hono } from 'hono';
+import { basemapIdentity } from '../caching/basemap-identity.ts';
+import { cachedPicture } from '../caching/picture-caching.ts';
 import type { AppEnv } from '../http/context.ts';
 import { sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
 import { createMap } from '../operations/map.ts';
-import { mapQuerySchema } from '../params/map.ts';
+import { mapQuerySchema, type MapRequest } from '../params/map.ts';
 import type { Services } from '../services.ts';
 
 /** GET /REST/v1/shapefiles/map */
 export function mapRoute(services: Services) {
   const { config } = services;
-  return new Hono<AppEnv>().get('/map', validQuery(mapQuerySchema(config.limits)), async (c) => {
+  // The basemap's providers shape the picture as much as the request does.
+  const caching = cachedPicture(services, (request: MapRequest) => basemapIdentity(config.basemaps, request.type));
+  return new Hono<AppEnv>().get('/map', validQuery(mapQuerySchema(config.limits)), caching, async (c) => {
     c.get('timing')?.lap('http');
     const request = c.req.valid('query');
     const { collection, attribution } = await createMap(request, c.get('grant'), services, c.get('signal'), c.get('timing'));

@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { MalformedAnswer, MalformedStatus } from '../http/malformed.ts';
 import { MAX_HEAD_BYTES } from '../http/middleware.ts';
@@ -12,17 +13,34 @@ export const nodeRuntime: Runtime = {
     new Promise((resolve, reject) => {
       const server = serve({ fetch, hostname, port }, (info) => {
         server.off('error', reject);
-        resolve({
-          origin: httpOrigin(info.address, info.port),
-          close: () => new Promise((closed) => server.close(() => closed())),
-        });
+        resolve({ origin: httpOrigin(info.address, info.port), close });
       });
+      const close = closeWhenAnswered(server as Server);
       server.once('error', reject);
       server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) =>
         answerClientError(error, socket, answerMalformed),
       );
     }),
 };
+
+/**
+ * Stops listening, and settles once every request in progress is answered. node:http closes
+ * the idle connections then, but would keep one whose answer is still in the works open for
+ * the client's next request (keepAliveTimeout, 5 s); those answers go out with
+ * `Connection: close`, so each connection closes as its last answer is written.
+ */
+function closeWhenAnswered(server: Server): () => Promise<void> {
+  const unanswered = new Set<ServerResponse>();
+  server.on('request', (_request, response: ServerResponse) => {
+    unanswered.add(response);
+    response.once('close', () => unanswered.delete(response));
+  });
+  return () =>
+    new Promise((closed) => {
+      server.close(() => closed());
+      for (const response of unanswered) response.shouldKeepAlive = false;
+    });
+}
 
 /**
  * node:http refuses a request whose head passes 16 KiB (its default, MAX_HEAD_BYTES), or
@@ -38,7 +56,7 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   const lineEnd = head.indexOf('\r\n');
   const requestLine = lineEnd < 0 ? head : head.slice(0, lineEnd);
   const { status, details } = refusal(error.code, lineEnd >= 0 && lineEnd < MAX_HEAD_BYTES);
-  const format: Format = /[?&]format=(json|png)(&|\s|$)/i.test(requestLine) ? 'json' : 'xml';
+  const format: Format = /[?&]format=(json|png|svg|jpeg)(&|\s|$)/i.test(requestLine) ? 'json' : 'xml';
   answerMalformed(status, details, format)
     .then(async (response) => {
       const body = Buffer.from(await response.arrayBuffer());

@@ -1,39 +1,65 @@
 import { pino } from 'pino';
 import { buildApp } from '../app.ts';
+import { parseArguments, USAGE } from '../cli/arguments.ts';
+import { loadConfig, type CommandLineSettings } from '../config/load.ts';
+import { packageVersion } from '../config/package-folders.ts';
 import { loadXmlBuilder } from '../envelope/xml.ts';
-import { loadConfig } from '../config/load.ts';
 import { malformedAnswer } from '../http/malformed.ts';
 import { createServices, exampleUrls } from '../server/services.ts';
+import { stopGracefullyOn } from './graceful-stop.ts';
+import { reloadConfiguration } from './reload.ts';
 import type { Runtime } from './runtime.ts';
 
 /**
- * What every entry point does, on whichever runtime: configuration from the environment,
- * the app on the runtime's server, a working URL on the console, and on SIGINT or SIGTERM
- * a graceful stop (no new connections, accepted renders finish, then exit).
+ * What every entry point does, on whichever runtime: the command line (`shapeshot
+ * [DATA_FOLDER] [options]`), then the server. The process exits itself in every case, so
+ * nothing a module set going when it loaded keeps `--help` waiting.
  */
 export async function runServer(runtime: Runtime): Promise<void> {
-  const config = loadConfig(process.env);
+  const command = parseArguments(process.argv.slice(2));
+  switch (command.kind) {
+    case 'help':
+      console.log(USAGE);
+      process.exit(0);
+    case 'version':
+      console.log(`shapeshot ${packageVersion()}`);
+      process.exit(0);
+    case 'invalid':
+      console.error(`shapeshot: ${command.message}\n\n${USAGE}`);
+      process.exit(2);
+    case 'serve':
+      await serve(runtime, command.settings).catch((error: unknown) => {
+        // A bad configuration or a port in use: the message says which; a stack would bury it.
+        console.error(`shapeshot: ${(error as Error).message}`);
+        process.exit(1);
+      });
+  }
+}
+
+/**
+ * The configuration (command line over environment over file), the app on the runtime's
+ * server, working URLs on the console; a graceful stop on SIGINT or SIGTERM, and on SIGHUP
+ * the keys and log level read again (SIGHUP does not exist on Windows).
+ */
+async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promise<void> {
+  const load = () => loadConfig(process.env, commandLine);
+  let config = load();
   const logger = pino({ level: config.logLevel });
   const services = await createServices(config, logger);
   const app = buildApp(services);
 
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-  const server = await runtime.serve(app.fetch, {
+  const listener = await runtime.serve(app.fetch, {
     hostname: config.host,
     port: config.port,
     answerWithinMs: config.limits.requestTimeoutMs,
     answerMalformed: malformedAnswer(config.envelope, config.envelope.instance),
   });
-  console.log(`shapeshot listening on ${server.origin} (${runtime.name}; data: ${config.dataDir})`);
-  for (const example of await exampleUrls(services, server.origin)) console.log(`Try: ${example}`);
+  console.log(`shapeshot listening on ${listener.origin} (${runtime.name}; data: ${config.dataDir})`);
+  for (const example of await exampleUrls(services, listener.origin)) console.log(`Try: ${example}`);
   void loadXmlBuilder();
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      // Not awaited: a client that keeps its connection open must not hold up the exit.
-      void server.close();
-      void services.close().then(() => process.exit(0));
-    });
-  }
+  stopGracefullyOn(['SIGINT', 'SIGTERM'], { listener, services, requestTimeoutMs: config.limits.requestTimeoutMs, logger });
+  if (process.platform !== 'win32') process.on('SIGHUP', () => (config = reloadConfiguration(config, load, services)));
 }

@@ -86,6 +86,19 @@ export interface PluginLogger {
   error(fields: object, message?: string): void;
 }
 
+/**
+ * What a provider that fetches tiles (or whole images) over the network reports of them, for
+ * the operator's metrics (/metrics), counted per provider.
+ */
+export interface ProviderMetrics {
+  /** A tile was answered from the provider's cache, in memory or on disk. */
+  tileCacheHit(): void;
+  /** A tile had to be fetched from the provider's server. */
+  tileCacheMiss(): void;
+  /** A tile could not be fetched (no answer in time, an error, not an image), after any retries. */
+  tileFetchError(): void;
+}
+
 /** What a plugin's factory gets besides its own options. */
 export interface ProviderContext {
   /** The provider id from the configuration. */
@@ -95,6 +108,8 @@ export interface ProviderContext {
   userAgent: string;
   /** Folder for on-disk caches, when the operator configured one. */
   cacheDir?: string;
+  /** Where to count tile-cache hits, misses and fetch errors; absent when the server keeps no metrics. */
+  metrics?: ProviderMetrics;
 }
 
 /**

@@ -6,6 +6,7 @@ import { createBasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import { DEMO_KEY } from '../config/schema.ts';
 import { createDrawingPool } from '../drawing/drawing-pool.ts';
+import { createServiceMetrics } from '../metrics/service-metrics.ts';
 import type { Services } from '../services.ts';
 import { createDataFolder } from '../shapefile/data-folder.ts';
 import { loadThemes } from '../themes/load-themes.ts';
@@ -23,7 +24,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     onNote: (text) => logger.warn(text),
   });
   const keys = createKeyRing(config.keys, { allowDemoKey: demoKeyAllowed(config) });
-  const basemaps = await createBasemapRegistry(config.basemaps, logger).catch(async (error: unknown) => {
+  const metrics = config.metrics ? createServiceMetrics(drawing) : undefined;
+  const basemaps = await createBasemapRegistry(config.basemaps, logger, metrics?.forProvider).catch(async (error: unknown) => {
     await drawing.close();
     throw error;
   });
@@ -35,6 +37,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     themes,
     keys,
     logger,
+    metrics,
     async close() {
       await Promise.all([drawing.close(), basemaps.close()]);
     },

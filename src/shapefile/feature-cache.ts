@@ -12,6 +12,9 @@ export interface FeatureCache {
   /** Bytes held. */
   readonly bytes: number;
   readonly size: number;
+  /** Lookups so far that found an entry, and that did not: what the service's metrics report. */
+  readonly hits: number;
+  readonly misses: number;
 }
 
 /** What an entry costs besides its arrays: key, wrapper, typed-array headers. */
@@ -24,8 +27,15 @@ export function createFeatureCache(maxBytes: number): FeatureCache | undefined {
     maxSize: maxBytes,
     sizeCalculation: ({ shape }) => BYTES_PER_ENTRY + (shape ? shapeBytes(shape) : 0),
   });
+  let hits = 0;
+  let misses = 0;
   return {
-    get: (version, fid) => cache.get(`${version}#${fid}`)?.shape,
+    get: (version, fid) => {
+      const entry = cache.get(`${version}#${fid}`);
+      if (entry) hits++;
+      else misses++;
+      return entry?.shape;
+    },
     set: (version, fid, shape) => {
       cache.set(`${version}#${fid}`, { shape });
     },
@@ -34,6 +44,12 @@ export function createFeatureCache(maxBytes: number): FeatureCache | undefined {
     },
     get size() {
       return cache.size;
+    },
+    get hits() {
+      return hits;
+    },
+    get misses() {
+      return misses;
     },
   };
 }

@@ -5,12 +5,14 @@
  */
 import { NotFoundError } from '../errors.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
-import { createFeatureCache } from './feature-cache.ts';
+import { createFeatureCache, type FeatureCache } from './feature-cache.ts';
 import { openShapefile, type OpenShapefile, type ShapefileFiles } from './file-set.ts';
 
 export interface OpenShapefiles {
   /** The current version of `files`; NotFoundError when it is gone or lies outside the data folder. */
   open(files: ShapefileFiles, checkpoint: Checkpoint): OpenShapefile;
+  /** The decoded shapes this thread keeps for all its shapefiles; undefined when caching is off. */
+  readonly cache: FeatureCache | undefined;
   close(): void;
 }
 
@@ -52,6 +54,7 @@ export function createOpenShapefiles(options: OpenShapefilesOptions): OpenShapef
       while (open.size > options.maxOpen) forget(open.keys().next().value!);
       return opened;
     },
+    cache,
     close() {
       for (const key of [...open.keys()]) forget(key);
     },

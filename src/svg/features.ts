@@ -4,17 +4,20 @@ import { shapeToGeoJson } from '../geometry/to-geojson.ts';
 import { paint } from './paint.ts';
 import type { DrawStyle } from './style.ts';
 
-/** Tenths of a pixel: finer than anti-aliasing can show, and keeps the SVG small. */
-const DIGITS = 1;
+/**
+ * Decimals of the coordinates (CSS pixels) for tenths of a real pixel: finer than
+ * anti-aliasing can show, and keeps the SVG small.
+ */
+const digitsFor = (pixelRatio: number) => Math.ceil(Math.log10(10 * pixelRatio));
 
 /**
  * The features as SVG paths, in the order given: polygons filled (even-odd) and outlined,
  * holes outlined and left open; lines stroked; points as round symbols filled and outlined.
- * Shapes are in image pixels already (projection/pixels.ts), so d3-geo's path writer runs
- * without a projection.
+ * Shapes are in image (CSS) pixels already (projection/pixels.ts), so d3-geo's path writer
+ * runs without a projection; `pixelRatio` real pixels per CSS pixel sets the precision.
  */
-export function featuresSvg(shapes: readonly Shape[], style: DrawStyle): string {
-  const path = geoPath().digits(DIGITS).pointRadius(style.pointRadius);
+export function featuresSvg(shapes: readonly Shape[], style: DrawStyle, pixelRatio: number): string {
+  const path = geoPath().digits(digitsFor(pixelRatio)).pointRadius(style.pointRadius);
   const strokeDrawn = style.lineWidth > 0 && style.lineColor.a > 0;
   let paths = '';
   for (const shape of shapes) {

@@ -9,15 +9,21 @@ export interface SvgImage {
   style: DrawStyle;
   /** In image pixels (projection/pixels.ts). */
   shapes: readonly Shape[];
+  /** Real pixels per CSS pixel the image is drawn at (the coordinates' precision follows it). */
+  pixelRatio: number;
 }
 
-/** The SVG document of one image: background, grid, then the features. */
-export function renderSvg({ width, height, style, shapes }: SvgImage): string {
+/**
+ * The SVG document of one image: background, grid, then the features. Its size and
+ * coordinates are CSS pixels whatever the pixel ratio: rasterized zoomed by it, lines,
+ * symbols and the grid keep their CSS widths (format=svg answers with this very document).
+ */
+export function renderSvg({ width, height, style, shapes, pixelRatio }: SvgImage): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     backgroundSvg(style.background, width, height) +
     (style.grid ? gridSvg(style.grid, width, height) : '') +
-    featuresSvg(shapes, style) +
+    featuresSvg(shapes, style, pixelRatio) +
     '</svg>'
   );
 }

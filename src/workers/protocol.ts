@@ -29,6 +29,8 @@ interface ReplyFacts {
   notes?: string[];
   /** How long the worker was at the job, in milliseconds. */
   ms?: number;
+  /** What the job counted (JobContext.count), by counter. */
+  counts?: Record<string, number>;
 }
 
 export type ReplyMessage =

@@ -19,6 +19,8 @@ export interface JobContext {
   checkpoint: Checkpoint;
   /** Things worth logging that the pool's side should log (a worker has no logger). */
   note(text: string): void;
+  /** Adds to a counter the pool sums over all jobs (PoolStats.counts): how a worker's work reaches the service's metrics. */
+  count(name: string, by: number): void;
 }
 
 export interface Handled {
@@ -41,13 +43,14 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
   if (!port) throw new Error('serveJobs() must run inside a worker thread');
   const cancellation = new Int32Array((workerData as WorkerStart<unknown>).cancellation);
 
-  const reply = (id: number, outcome: ReplyMessage, transfer: ArrayBuffer[], notes: string[]) => {
+  const reply = (id: number, outcome: ReplyMessage, transfer: ArrayBuffer[], notes: string[], counts: Record<string, number> | undefined) => {
     if (notes.length > 0) outcome.notes = notes;
+    if (counts) outcome.counts = counts;
     try {
       port.postMessage(outcome, transfer);
     } catch (error) {
       // A result that cannot be sent (a buffer detached by an earlier transfer) fails its job, not the worker.
-      port.postMessage({ id, failure: serializeError(error), notes } satisfies ReplyMessage);
+      port.postMessage({ id, failure: serializeError(error), notes, counts } satisfies ReplyMessage);
     }
   };
   const failed = (id: number, error: unknown): ReplyMessage =>
@@ -55,11 +58,17 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
 
   const run = async ({ id, seq, kind, request }: JobMessage) => {
     const notes: string[] = [];
+    let counts: Record<string, number> | undefined;
     const context: JobContext = {
       checkpoint: () => {
         if (Atomics.load(cancellation, seq % JOBS_PER_WORKER) === cancellationMark(seq)) throw new JobCancelled();
       },
       note: (text) => void notes.push(text),
+      count: (name, by) => {
+        if (by <= 0) return;
+        counts ??= {};
+        counts[name] = (counts[name] ?? 0) + by;
+      },
     };
     const started = performance.now();
     const took = () => performance.now() - started;
@@ -68,9 +77,9 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
       if (!handler) throw new Error(`no handler for jobs of kind '${kind}'`);
       context.checkpoint();
       const { result, transfer = [] } = await handler(request, context);
-      reply(id, { id, result, ms: took() }, transfer, notes);
+      reply(id, { id, result, ms: took() }, transfer, notes, counts);
     } catch (error) {
-      reply(id, { ...failed(id, error), ms: took() }, [], notes);
+      reply(id, { ...failed(id, error), ms: took() }, [], notes, counts);
     }
   };
 

@@ -52,6 +52,12 @@ export interface PoolStats {
    * unknown.
    */
   expectedWaitMs: number;
+  /** Workers loaded and serving jobs (one that died is replaced when a job needs it). */
+  workersReady: number;
+  /** Milliseconds workers have spent at jobs, finished, failed or cancelled alike. */
+  busyMs: number;
+  /** What jobs counted (JobContext.count), summed over all jobs, by counter. */
+  counts: Readonly<Record<string, number>>;
 }
 
 export interface WorkerPool {
@@ -113,6 +119,8 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
   let closed = false;
   let finished = 0;
   let cancelled = 0;
+  let busyMs = 0;
+  const counts: Record<string, number> = {};
   /** Milliseconds a job keeps a worker, on average over the recent ones; undefined before the first. */
   let serviceMs: number | undefined;
 
@@ -140,6 +148,7 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
   function onReady(slot: Slot): void {
     slot.ready = true;
     if (allReady()) for (const resolve of readyWaiters.splice(0)) resolve();
+    dispatch();
   }
 
   function onReply(slot: Slot, reply: ReplyMessage): void {
@@ -152,7 +161,10 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
     if (slot.jobs.length === 0) slot.worker.unref();
     else if (slot.jobs[0].cancelled) watchForStuck(slot, slot.jobs[0]);
     for (const note of reply.notes ?? []) options.onNote?.(note);
+    const counted = reply.counts ?? {};
+    for (const name in counted) counts[name] = (counts[name] ?? 0) + counted[name];
     if (reply.ms !== undefined) {
+      busyMs += reply.ms;
       serviceMs = serviceMs === undefined ? reply.ms : serviceMs + (reply.ms - serviceMs) * SERVICE_TIME_WEIGHT;
     }
     if ('cancelled' in reply) cancelled++;
@@ -174,6 +186,9 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
     // A job whose buffers went to the dead worker cannot be sent again.
     for (const job of held) if (job.transfer.length > 0) job.reject(crashed);
     queue.unshift(...held.filter((job) => !job.settled));
+    // A worker that dies before it could serve would die again: the waiting jobs fail with
+    // its reason rather than wait for a worker that never comes.
+    if (!slot.ready) for (const job of queue.splice(0)) job.reject(crashed);
     dispatch();
   }
 
@@ -192,7 +207,8 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
   }
 
   /**
-   * Hands waiting jobs to the workers holding the fewest. A worker that died is replaced
+   * Hands waiting jobs to the ready workers holding the fewest. Only to ready ones: Deno
+   * drops messages posted to a worker before it listens. A worker that died is replaced
    * here, when a job needs it, rather than at once: one that cannot start must not respawn
    * in a loop.
    */
@@ -200,13 +216,12 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
     if (workerUrl === undefined) return;
     while (queue.length > 0) {
       let least: Slot | undefined;
-      for (const slot of slots) if (!least || slot.jobs.length < least.jobs.length) least = slot;
-      const slot =
-        least?.jobs.length === 0 || slots.size >= options.workers
-          ? least
-          : startWorker(workerUrl);
-      if (!slot || slot.jobs.length >= JOBS_PER_WORKER) return;
-      assign(slot, queue.shift()!);
+      for (const slot of slots) if (slot.ready && (!least || slot.jobs.length < least.jobs.length)) least = slot;
+      if (least?.jobs.length !== 0 && slots.size < options.workers) startWorker(workerUrl);
+      if (!least || least.jobs.length >= JOBS_PER_WORKER) return;
+      // A worker on its way takes the job sooner than one that has work (a heavy job, say).
+      if (least.jobs.length > 0 && [...slots].some((slot) => !slot.ready)) return;
+      assign(least, queue.shift()!);
     }
   }
 
@@ -292,8 +307,12 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
 
     get stats() {
       let running = 0;
-      for (const slot of slots) running += slot.jobs.length;
-      return { waiting: queue.length, running, finished, cancelled, expectedWaitMs: expectedWaitMs(running) };
+      let workersReady = 0;
+      for (const slot of slots) {
+        running += slot.jobs.length;
+        if (slot.ready) workersReady++;
+      }
+      return { waiting: queue.length, running, finished, cancelled, expectedWaitMs: expectedWaitMs(running), workersReady, busyMs, counts };
     },
 
     async close() {

@@ -102,8 +102,8 @@ describe('400 for every malformed or out-of-range parameter, naming it', () => {
     });
   }
 
-  it('requires file and fid', async () => {
-    await expectError(`format=json&key=${TEST_KEY}`, 400, "Parameter 'file' is required.", "Parameter 'fid' is required.");
+  it('requires file, and fid or where', async () => {
+    await expectError(`format=json&key=${TEST_KEY}`, 400, "Parameter 'file' is required.", "Parameter 'fid' or 'where' is required.");
   });
 
   it('lists the valid themes for an unknown one', async () => {

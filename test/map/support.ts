@@ -36,7 +36,10 @@ export interface TileServer {
   close(): Promise<void>;
 }
 
-/** A tile server on loopback: /{z}/{x}/{y}.png?lang=..., answering per `mode`. */
+/**
+ * A tile server on loopback: /{z}/{x}/{y}.png?lang=..., answering per `mode`; /{z}/{x}/{y}@2x.png
+ * is the same tile at 512 px (its marker one pixel, as at 256).
+ */
 export async function startTileServer(): Promise<TileServer> {
   const tiles = new Map<string, Uint8Array>();
   const state: TileServer = {
@@ -51,16 +54,17 @@ export async function startTileServer(): Promise<TileServer> {
     response.once('close', () => {
       if (!response.writableFinished) state.abandoned++;
     });
-    const match = /^\/(\d+)\/(\d+)\/(\d+)\.png/.exec(request.url ?? '');
+    const match = /^\/(\d+)\/(\d+)\/(\d+)(@2x)?\.png/.exec(request.url ?? '');
     if (state.mode === 'error' || !match) {
       response.writeHead(match ? 500 : 404).end();
       return;
     }
-    const [z, x, y] = match.slice(1).map(Number);
-    const key = `${z}/${x}/${y}`;
+    const [z, x, y] = match.slice(1, 4).map(Number);
+    const size = match[4] ? 512 : 256;
+    const key = `${z}/${x}/${y}/${size}`;
     let tile = tiles.get(key);
     if (!tile) {
-      tile = makeTile(x, y);
+      tile = makeTile(x, y, size);
       tiles.set(key, tile);
     }
     const send = () => response.writeHead(200, { 'Content-Type': 'image/png' }).end(tile);
@@ -73,12 +77,12 @@ export async function startTileServer(): Promise<TileServer> {
   return state;
 }
 
-function makeTile(x: number, y: number): Uint8Array {
-  const rgba = new Uint8Array(256 * 256 * 4);
+function makeTile(x: number, y: number, size: number): Uint8Array {
+  const rgba = new Uint8Array(size * size * 4);
   const [r, g, b] = tileColour(x, y);
   for (let i = 0; i < rgba.length; i += 4) rgba.set([r, g, b, 255], i);
   rgba.set([...MARKER, 255], 0);
-  return encodePng(rgba, 256, 256, 1);
+  return encodePng(rgba, size, size, 1);
 }
 
 /** World pixel of a lon/lat at `zoom`: Web Mercator with 256-px tiles, written out independently. */

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../bench/server-process.ts';
+import { installPacked } from '../support/packed-package.ts';
 import { decodePng } from '../support/png.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
@@ -33,12 +34,7 @@ const servers = new Map<string, ServerProcess>();
 
 beforeAll(async () => {
   project = makeTempDir('installed-');
-  const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
-  npm(['pack', '--silent', '--pack-destination', project], REPO);
-  npm(['pack', '--silent', '--pack-destination', project], PLUGIN_SOURCE);
-  const tarballs = readdirSync(project).filter((name) => name.endsWith('.tgz'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-users-project', private: true, type: 'module' }));
-  npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--omit=dev', ...tarballs.map((name) => `./${name}`)], project);
+  installPacked(project, [PLUGIN_SOURCE]);
   writeFileSync(
     join(project, 'shapeshot.json'),
     JSON.stringify({

@@ -42,9 +42,9 @@ async function draw(geometries: Geometry[], style: Partial<DrawStyle> = {}, opti
   const { width = 640, height = 480, buffer = 12, geographic = false } = options;
   const drawn = geometries.map((geometry) => toDrawingSpace(shapeOf(geometry), geographic));
   const transform = fitExtent(shapesBBox(drawn) ?? { xmin: 0, ymin: 0, xmax: 0, ymax: 0 }, width, height, buffer);
-  const shapes = drawn.map((shape) => toPixels(shape, transform, noCheckpoint));
-  const svg = renderSvg({ width, height, style: { ...STYLE, ...style }, shapes });
-  return decodePng(rasterize(resvg, svg, { width, height, fonts: [], compressionLevel: 1 }));
+  const shapes = drawn.map((shape) => toPixels(shape, transform, 1, noCheckpoint));
+  const svg = renderSvg({ width, height, style: { ...STYLE, ...style }, shapes, pixelRatio: 1 });
+  return decodePng(rasterize(resvg, svg, { width, height, pixelRatio: 1, fonts: [], compressionLevel: 1 }));
 }
 
 function rgba({ r, g, b }: Rgba, alpha = 255): RgbaPixel {

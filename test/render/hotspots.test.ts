@@ -12,7 +12,7 @@ const TRANSFORM = fitExtent({ xmin: 0, ymin: 0, xmax: 10, ymax: 10 }, 640, 480, 
 
 function hotSpots(geometry: Geometry, image = IMAGE): HotSpot[] {
   const noCheckpoint = () => undefined;
-  return hotSpotsFor([{ fid: '5.2', featureId: 5, pixels: toPixels(shapeOf(geometry), TRANSFORM, noCheckpoint) }], image, noCheckpoint);
+  return hotSpotsFor([{ fid: '5.2', featureId: 5, pixels: toPixels(shapeOf(geometry), TRANSFORM, 1, noCheckpoint) }], image, noCheckpoint);
 }
 
 function points(hotSpot: HotSpot): [number, number][] {

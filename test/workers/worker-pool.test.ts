@@ -64,6 +64,7 @@ describe('the worker pool', () => {
 
   it('drops a waiting job whose signal aborts: it rejects at once and never runs', async () => {
     const pool = testPool(1);
+    await pool.ready();
     const first = pool.run('busy', 200);
     const waiting = abortedWith('client gone');
     const dropped = pool.run('busy', 50, { signal: waiting.signal });

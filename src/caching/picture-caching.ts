@@ -1,0 +1,63 @@
+/**
+ * HTTP caching of image and map answers (decisions.md, "Images for screens and caches"):
+ * an ETag from the facts that determine the picture, worked out before anything is drawn,
+ * so that a client whose copy is current gets 304 for the price of a catalog look-up and a
+ * few stats.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Config } from '../config/schema.ts';
+import type { AppEnv } from '../http/context.ts';
+import { queryValue } from '../http/middleware.ts';
+import { shapefileForKey } from '../operations/shapefile-for-key.ts';
+import type { Format } from '../params/fields.ts';
+import type { DataFolder } from '../shapefile/data-folder.ts';
+import { entityTag } from './entity-tag.ts';
+import { ifNoneMatchMatches } from './if-none-match.ts';
+import { serviceIdentity } from './service-identity.ts';
+import { shapefileVersion } from './shapefile-version.ts';
+
+/** What every validated image or map request holds, besides the parameters particular to it. */
+export interface PictureRequest {
+  file: string;
+  noCache: boolean;
+  format: Format;
+}
+
+/** The envelopes carry a TraceId of their own, so equal facts give equivalent, not equal, bytes. */
+const ENVELOPE_FORMATS: ReadonlySet<Format> = new Set(['xml', 'json']);
+
+/**
+ * Middleware for a route whose query is validated into a PictureRequest: 304 when the
+ * client's copy is current (If-None-Match), else the route's answer with ETag,
+ * Last-Modified, Cache-Control and Vary. `settingsOf` names the configured settings
+ * beyond the request that shape the picture (a map's basemap providers).
+ */
+export function cachedPicture<R extends PictureRequest>(
+  services: { catalog: DataFolder; config: Pick<Config, 'render' | 'envelope' | 'http'> },
+  settingsOf: (request: R) => unknown = () => undefined,
+): MiddlewareHandler<AppEnv, string, { out: { query: R } }> {
+  const service = serviceIdentity(services.config);
+  const { cacheControl } = services.config.http;
+  return async (c, next) => {
+    const request = c.req.valid('query');
+    const files = await shapefileForKey(services.catalog, request.file, c.get('grant'));
+    const version = shapefileVersion(files);
+    // The catalog's spelling stands for `file` (any case names the same picture); noCache
+    // changes where the bytes are read from, not what they are.
+    const { file: _file, noCache: _noCache, ...parameters } = request;
+    const etag = entityTag(
+      { service, shapefile: { name: files.name, files: version.files }, parameters, settings: settingsOf(request) },
+      ENVELOPE_FORMATS.has(request.format),
+    );
+    const headers: Record<string, string> = { ETag: etag, 'Cache-Control': request.noCache ? 'no-store' : cacheControl };
+    // requireKey takes the key parameter before the header: admitted without one, the header unlocked it.
+    if (queryValue(c.req.url, 'key') === undefined) headers.Vary = 'X-API-Key';
+
+    if (ifNoneMatchMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers);
+    await next();
+    // Errors carry none of this: they are not cached (respond.ts answers them no-store).
+    if (c.res.status !== 200) return;
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    c.res.headers.set('Last-Modified', version.lastModified.toUTCString());
+  };
+}

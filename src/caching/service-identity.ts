@@ -1,0 +1,27 @@
+import { packageVersion } from '../config/package-folders.ts';
+import type { Config } from '../config/schema.ts';
+
+/**
+ * What shapes every answer's bytes besides the data and the request: this version of
+ * shapeshot (its drawing code, fonts, built-in rules), the runtime's deflate, which makes
+ * the PNG bytes (Node, Deno and Bun each compress differently, README "Same answers"), and
+ * the configured settings an answer shows. Nothing that differs between instances of one
+ * deployment (the instance name only reaches the TraceId).
+ */
+export function serviceIdentity(config: Pick<Config, 'render' | 'envelope'>) {
+  return {
+    version: packageVersion(),
+    deflate: deflateIdentity(),
+    pngCompression: config.render.pngCompression,
+    jpegQuality: config.render.jpegQuality,
+    copyright: config.envelope.copyright,
+    schemaNamespace: config.envelope.schemaNamespace,
+  };
+}
+
+/** Deno reports Node's zlib version but deflates otherwise, so the runtime is named too. */
+function deflateIdentity(): string {
+  const { bun, deno, zlib } = process.versions as NodeJS.ProcessVersions & { bun?: string; deno?: string };
+  const runtime = bun !== undefined ? `bun ${bun}` : deno !== undefined ? `deno ${deno}` : 'node';
+  return `${runtime} zlib ${zlib}`;
+}

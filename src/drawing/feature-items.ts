@@ -1,0 +1,204 @@
+/**
+ * OGC API – Features on a drawing worker: what a collection is (counts, extents, fields),
+ * a page of its items, and one item, as GeoJSON text in WGS 84. Records are read by id,
+ * and a page's vertices are bounded from the index before any is decoded.
+ */
+import { basename } from 'node:path';
+import { BadRequestError, echo, ServiceError } from '../errors.ts';
+import type { BBox } from '../geometry/types.ts';
+import { toWgs84 } from '../shapefile/crs.ts';
+import type { AttributeField, AttributeValue } from '../shapefile/dbf.ts';
+import type { OpenShapefile, ReadShapeOptions, ShapefileFiles } from '../shapefile/file-set.ts';
+import { shapeTypeName } from '../shapefile/shp-header.ts';
+import { baseShapeType } from '../shapefile/shp-record.ts';
+import { ShapeType } from '../shapefile/types.ts';
+import type { Handled } from '../workers/serve-jobs.ts';
+import type { DrawingContext, Timed } from './context.ts';
+import { checkVertexBound } from './features.ts';
+import { featureSelection, listedFeatures, matchCount, pageOf, type SelectionQuery } from './feature-selection.ts';
+import { featureJson, type GeometrySettings } from './geojson-feature.ts';
+import { boxToLonLat } from './lon-lat-box.ts';
+
+export interface FeatureLimits {
+  /** Most vertices (as stored) one answer may hold. */
+  maxPageVertices: number;
+  maxRings: number;
+}
+
+export interface CollectionsJob {
+  files: ShapefileFiles[];
+}
+
+/** What a shapefile is, as a collection. */
+export interface CollectionFacts {
+  name: string;
+  /** The ESRI shape type ('Polygon', 'PointZ', …). */
+  shapeType: string;
+  /** The GeoJSON types its features' geometries take. */
+  geometryTypes: string[];
+  /** Records less those whose `.dbf` row is deleted. */
+  featureCount: number;
+  /** The header's box, in the file's own units. */
+  bbox: BBox;
+  /** The box around it in WGS 84 lon/lat; absent when the CRS is unknown. */
+  lonLatBBox?: BBox;
+  /** The `.prj`'s name for the CRS. */
+  crsName?: string;
+  fields: readonly AttributeField[];
+}
+
+/** A collection described, or why it could not be (a file gone or damaged: the status it answers with). */
+export type DescribedCollection = { facts: CollectionFacts } | { name: string; status: ServiceError['status']; problem: string };
+
+export interface DescribedCollections extends Timed {
+  collections: DescribedCollection[];
+}
+
+export interface ItemsJob {
+  files: ShapefileFiles;
+  query: SelectionQuery;
+  offset: number;
+  limit: number;
+  /** Field names (any case) the features carry; undefined: every field. */
+  properties?: string[];
+  limits: FeatureLimits;
+}
+
+export interface ItemsPage extends Timed {
+  numberMatched: number;
+  numberReturned: number;
+  /** The features as the UTF-8 text of a JSON array. */
+  features: Uint8Array;
+}
+
+export interface ItemJob {
+  files: ShapefileFiles;
+  fid: number;
+  properties?: string[];
+  limits: FeatureLimits;
+}
+
+export interface ItemFeature extends Timed {
+  /** The Feature as UTF-8 JSON text. */
+  feature: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+
+const GEOMETRY_TYPES: Record<number, string[]> = {
+  [ShapeType.Point]: ['Point'],
+  [ShapeType.MultiPoint]: ['MultiPoint'],
+  [ShapeType.PolyLine]: ['LineString', 'MultiLineString'],
+  [ShapeType.Polygon]: ['Polygon', 'MultiPolygon'],
+};
+
+/** Each file described in turn; a file that is gone or damaged is reported, and the others still described. */
+export function describeCollections(job: CollectionsJob, context: DrawingContext): Handled {
+  const collections = job.files.map((files): DescribedCollection => {
+    try {
+      return { facts: collectionFacts(files, context) };
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return { name: files.name, status: error.status, problem: error.message };
+    }
+  });
+  return { result: { collections } satisfies Omit<DescribedCollections, 'stages'> };
+}
+
+function collectionFacts(files: ShapefileFiles, context: DrawingContext): CollectionFacts {
+  const shapefile = context.shapefiles.open(files, context.checkpoint);
+  const lonLatBBox = boxToLonLat(shapefile.bbox, shapefile.crs);
+  return {
+    name: shapefile.name,
+    shapeType: shapeTypeName(shapefile.shapeType),
+    geometryTypes: GEOMETRY_TYPES[baseShapeType(shapefile.shapeType)] ?? [],
+    featureCount: matchCount(listedFeatures(shapefile, context)),
+    bbox: shapefile.bbox,
+    ...(lonLatBBox ? { lonLatBBox } : {}),
+    ...(shapefile.crs.name ? { crsName: shapefile.crs.name } : {}),
+    fields: shapefile.fields,
+  };
+}
+
+/** The page of the selected features from `offset` on, at most `limit`, with how many match in all. */
+export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
+  const { checkpoint, lap } = context;
+  const shapefile = context.shapefiles.open(job.files, checkpoint);
+  const settings = geometrySettings(shapefile, job.files);
+  const fields = chosenFields(shapefile, job.properties);
+  lap('open');
+  const selection = featureSelection(shapefile, job.files, job.query, { settings, maxRings: job.limits.maxRings }, context);
+  const fids = pageOf(selection, job.offset, job.limit);
+  lap('select');
+  checkVertices(shapefile, fids, job.limits.maxPageVertices);
+  const read = { useCache: false, maxRings: job.limits.maxRings, checkpoint };
+  const texts = fids.map((fid) => {
+    checkpoint();
+    // A page is a scan: it bypasses the feature cache, which would only evict what images use.
+    return featureText(shapefile, fid, shapefile.readAttributes(fid), fields, settings, read);
+  });
+  const features = encoder.encode(`[${texts.join(',')}]`);
+  lap('geojson');
+  const result: Omit<ItemsPage, 'stages'> = { numberMatched: matchCount(selection), numberReturned: fids.length, features };
+  return { result, transfer: [features.buffer] };
+}
+
+/** Feature `fid`; 404 when there is none, or its `.dbf` row is deleted. */
+export function featureItem(job: ItemJob, context: DrawingContext): Handled {
+  const { checkpoint, lap } = context;
+  const shapefile = context.shapefiles.open(job.files, checkpoint);
+  const settings = geometrySettings(shapefile, job.files);
+  const fields = chosenFields(shapefile, job.properties);
+  lap('open');
+  // Attributes first: a deleted feature is a 404, whatever its size.
+  const row = shapefile.readAttributes(job.fid);
+  checkVertices(shapefile, [job.fid], job.limits.maxPageVertices);
+  const feature = encoder.encode(featureText(shapefile, job.fid, row, fields, settings, { useCache: true, maxRings: job.limits.maxRings, checkpoint }));
+  lap('geojson');
+  return { result: { feature } satisfies Omit<ItemFeature, 'stages'>, transfer: [feature.buffer] };
+}
+
+/** One feature's GeoJSON text, with the chosen fields of its `.dbf` row (all without a choice). */
+function featureText(
+  shapefile: OpenShapefile,
+  fid: number,
+  row: Record<string, AttributeValue>,
+  fields: readonly string[] | undefined,
+  settings: GeometrySettings,
+  read: ReadShapeOptions,
+): string {
+  const properties = fields ? Object.fromEntries(fields.map((name) => [name, row[name] ?? null])) : row;
+  return featureJson({ fid, shape: shapefile.readShape(fid, read), properties }, settings);
+}
+
+function geometrySettings(shapefile: OpenShapefile, files: ShapefileFiles): GeometrySettings {
+  const toLonLat = toWgs84(shapefile.crs);
+  if (!toLonLat) {
+    throw new BadRequestError(
+      `Collection '${shapefile.name}' cannot be given in WGS 84: its coordinate reference system is unknown ` +
+        '(it has no usable .prj and its coordinates are not longitude/latitude).',
+    );
+  }
+  return { shapeType: shapefile.shapeType, toLonLat, shpFile: basename(files.paths.shp) };
+}
+
+/** The `.dbf` spellings of the requested properties (matched case-insensitively); 400 naming one that is no field. */
+function chosenFields(shapefile: OpenShapefile, requested: readonly string[] | undefined): string[] | undefined {
+  return requested?.map((name) => {
+    const field = shapefile.fields.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    if (field) return field.name;
+    const known = shapefile.fields.map((candidate) => candidate.name).join(', ') || 'none';
+    throw new BadRequestError(`Parameter 'properties': collection '${shapefile.name}' has no property '${echo(name)}' (its properties: ${known}).`);
+  });
+}
+
+/** Refuses, before any is decoded, features that may hold more vertices than `limit` (their index lengths say). */
+function checkVertices(shapefile: OpenShapefile, fids: readonly number[], limit: number): void {
+  const refs = fids.map((fid) => ({ text: String(fid), parent: fid }));
+  checkVertexBound(shapefile, refs, limit, (vertices) =>
+    new BadRequestError(
+      `The ${fids.length === 1 ? `feature ${fids[0]} holds` : `${fids.length} features hold`} up to ${vertices} vertices; ` +
+        `at most ${limit} (ogc.maxPageVertices) fit in one answer.${fids.length > 1 ? " Ask for fewer with 'limit'." : ''}`,
+    ),
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * The features an OGC items request pages through, in id order: every feature the file
+ * lists (all records but those whose `.dbf` row is deleted), or those a `bbox` and/or a
+ * CQL2 `filter` select. What had to be scanned for is kept per version of the file on this
+ * worker, in a small cache bounded in bytes, so that the next page costs only its own
+ * records.
+ */
+import { LRUCache } from 'lru-cache';
+import { StepPacer } from '../geometry/ring-steps.ts';
+import type { BBox } from '../geometry/types.ts';
+import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
+import type { DrawingContext } from './context.ts';
+import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
+import { boxToLonLat, intersection, lonLatBoxInFile, overlaps } from './lon-lat-box.ts';
+import { shapeMeetsBox } from './shape-meets-box.ts';
+import { selectFeatures, type Selection } from './select-features.ts';
+
+export interface SelectionQuery {
+  /** WGS 84 lon/lat boxes; a feature in any of them matches (two when a bbox crosses the antimeridian). */
+  bbox?: BBox[];
+  /** CQL2 text over the `.dbf` fields. */
+  filter?: string;
+}
+
+/** The matches: every feature but some ids, or just some ids; ascending either way. */
+export type FeatureSelection = AllBut | { kind: 'ids'; ids: Uint32Array };
+type AllBut = { kind: 'all-but'; records: number; missing: Uint32Array };
+
+/** How many features match. */
+export function matchCount(selection: FeatureSelection): number {
+  return selection.kind === 'ids' ? selection.ids.length : selection.records - selection.missing.length;
+}
+
+/** The ids of the matches from position `offset` on, at most `limit` of them. */
+export function pageOf(selection: FeatureSelection, offset: number, limit: number): number[] {
+  if (selection.kind === 'ids') return Array.from(selection.ids.subarray(offset, offset + limit));
+  const { records, missing } = selection;
+  const ids: number[] = [];
+  // The listed ids before missing[j] number missing[j] - j, which never falls as j grows.
+  let j = countAtMost(missing, offset);
+  for (let fid = offset + j; ids.length < limit && fid < records; fid++) {
+    if (j < missing.length && missing[j] === fid) j++;
+    else ids.push(fid);
+  }
+  return ids;
+}
+
+/** Bytes of selections each worker keeps (4 bytes a matching or a deleted feature). */
+const CACHE_BYTES = 16 * 1024 * 1024;
+/** What an entry costs besides its ids. */
+const BYTES_PER_ENTRY = 256;
+
+const cache = new LRUCache<string, FeatureSelection>({ maxSize: CACHE_BYTES, sizeCalculation: (selection) => BYTES_PER_ENTRY + (selection.kind === 'ids' ? selection.ids : selection.missing).byteLength });
+/** A number per opened version of a file: a file replaced on disk is opened anew, and so never answered from the cache. */
+const versions = new WeakMap<OpenShapefile, number>();
+let lastVersion = 0;
+
+/** How the records a bbox cannot settle by their bounding boxes are read and placed in lon/lat. */
+export interface ShapeReading {
+  settings: GeometrySettings;
+  maxRings: number;
+}
+
+/** Every feature of `shapefile` the file lists (all but those whose `.dbf` row is deleted). */
+export function listedFeatures(shapefile: OpenShapefile, context: DrawingContext): AllBut {
+  return cached(shapefile, 'listed', () => scanListed(shapefile, context));
+}
+
+/** The features of `shapefile` that `query` selects; scans only what the cache does not hold. */
+export function featureSelection(
+  shapefile: OpenShapefile,
+  files: ShapefileFiles,
+  query: SelectionQuery,
+  reading: ShapeReading,
+  context: DrawingContext,
+): FeatureSelection {
+  const listed = listedFeatures(shapefile, context);
+  if (!query.bbox && query.filter === undefined) return listed;
+  return cached(shapefile, JSON.stringify(query), () => {
+    const inBox = query.bbox && idsInBoxes(shapefile, query.bbox, listed, reading, context);
+    const filtered = query.filter === undefined ? undefined : idsMatching(files, query.filter, context);
+    return { kind: 'ids', ids: inBox && filtered ? common(inBox, filtered) : (inBox ?? filtered)! };
+  });
+}
+
+function cached<Selected extends FeatureSelection>(shapefile: OpenShapefile, query: string, select: () => Selected): Selected {
+  let version = versions.get(shapefile);
+  if (version === undefined) versions.set(shapefile, (version = ++lastVersion));
+  const key = `${version}\0${query}`;
+  let selection = cache.get(key) as Selected | undefined;
+  if (!selection) cache.set(key, (selection = select()));
+  return selection;
+}
+
+/**
+ * Every feature but those whose `.dbf` row is deleted (or missing), from one pass over the
+ * `.dbf`'s deletion flags, kept as the (usually empty) list of ids left out.
+ */
+function scanListed(shapefile: OpenShapefile, { checkpoint }: DrawingContext): AllBut {
+  const missing: number[] = [];
+  let next = 0;
+  for (const { row } of shapefile.attributeRows([], checkpoint)) {
+    while (next < row) missing.push(next++);
+    next = row + 1;
+  }
+  while (next < shapefile.featureCount) missing.push(next++);
+  return { kind: 'all-but', records: shapefile.featureCount, missing: Uint32Array.from(missing) };
+}
+
+/** How many entries j of `missing` have missing[j] - j <= offset (binary search). */
+function countAtMost(missing: Uint32Array, offset: number): number {
+  let low = 0;
+  let high = missing.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (missing[middle] - middle <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The listed features whose geometry meets one of `boxes`, and those without geometry (which
+ * match every bbox, as OGC API – Features says), from one walk over the records. A record
+ * is decided by its own bounding box when that lies outside the box, or inside it; only a
+ * record across the box's edge is decoded and tested vertex by vertex, in lon/lat. The
+ * boxes are first cut to the file's extent, so that they are mapped into the file's units
+ * only where its CRS is meant to be used.
+ */
+function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut, reading: ShapeReading, context: DrawingContext): Uint32Array {
+  const { checkpoint } = context;
+  const extent = boxToLonLat(shapefile.bbox, shapefile.crs);
+  const tests = boxes.flatMap((box) => {
+    const part = extent && intersection(box, extent);
+    return part ? [{ box, inFile: lonLatBoxInFile(part, shapefile.crs) ?? { outer: shapefile.bbox } }] : [];
+  });
+  const pacer = new StepPacer(checkpoint);
+  const ids: number[] = [];
+  let j = 0;
+  for (const record of shapefile.walk(checkpoint)) {
+    const { fid, bbox } = record;
+    while (j < missing.length && missing[j] < fid) j++;
+    if (missing[j] === fid) continue;
+    if (!bbox || record.pointCount === 0) {
+      ids.push(fid);
+      continue;
+    }
+    const near = tests.filter(({ inFile }) => overlaps(bbox, inFile.outer));
+    if (near.length === 0) continue;
+    if (near.some(({ inFile }) => inFile.inner && contains(inFile.inner, bbox))) {
+      ids.push(fid);
+      continue;
+    }
+    const shape = shapefile.readShape(fid, { useCache: false, maxRings: reading.maxRings, checkpoint });
+    const lonLat = shape && shapeInLonLat(shape, fid, reading.settings);
+    if (lonLat && near.some(({ box }) => shapeMeetsBox(lonLat, box, pacer))) ids.push(fid);
+  }
+  return Uint32Array.from(ids);
+}
+
+function contains(outer: BBox, inner: BBox): boolean {
+  return outer.xmin <= inner.xmin && outer.xmax >= inner.xmax && outer.ymin <= inner.ymin && outer.ymax >= inner.ymax;
+}
+
+/** The features the filter selects: the drawing pool's `select` job, run here, every match kept. */
+function idsMatching(files: ShapefileFiles, filter: string, context: DrawingContext): Uint32Array {
+  const { result } = selectFeatures({ files, where: filter, keep: Number.MAX_SAFE_INTEGER }, context);
+  return Uint32Array.from((result as Selection).fids);
+}
+
+/** The ids in both ascending lists. */
+function common(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const both: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] < b[j]) i++;
+    else if (a[i] > b[j]) j++;
+    else {
+      both.push(a[i]);
+      i++;
+      j++;
+    }
+  }
+  return Uint32Array.from(both);
+}

@@ -1,0 +1,121 @@
+/**
+ * Boxes between a shapefile's own units and WGS 84 longitude/latitude: a collection's
+ * extent, and a `bbox` in the file's units, so that records are tested against it by their
+ * own bounding boxes before any is decoded. A straight edge in one CRS is a curve in the
+ * other, so edges are sampled; exact for lon/lat files.
+ */
+import proj4 from 'proj4';
+import type { BBox } from '../geometry/types.ts';
+import { toWgs84 } from '../shapefile/crs.ts';
+import type { Crs } from '../shapefile/types.ts';
+
+type Transform = (x: number, y: number) => [number, number];
+
+/** Points sampled along each edge: enough to follow the curve a projected edge makes in the other CRS. */
+const EDGE_SAMPLES = 16;
+const WORLD: BBox = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
+
+const inverses = new WeakMap<Crs, Transform>();
+
+/** The lon/lat box around `box` (file units), within ±180/±90; undefined when the CRS is unknown or cannot place it. */
+export function boxToLonLat(box: BBox, crs: Crs): BBox | undefined {
+  const toLonLat = toWgs84(crs);
+  const around = toLonLat && envelope(box, toLonLat);
+  return around && intersection(around, WORLD);
+}
+
+/**
+ * A lon/lat box in the file's units: `outer` holds all of it; `inner`, when there is one,
+ * lies inside it (a record within `inner` is within the box without being decoded).
+ * Undefined when the CRS is unknown or cannot place the box.
+ */
+export function lonLatBoxInFile(box: BBox, crs: Crs): { outer: BBox; inner?: BBox } | undefined {
+  const fromLonLat = fromWgs84(crs);
+  const outer = fromLonLat && envelope(box, fromLonLat);
+  if (!outer) return undefined;
+  if (!crs.proj4) return { outer, inner: outer };
+  const inner = innerBox(box, fromLonLat);
+  return inner && insideWithin(inner, toWgs84(crs)!, box) ? { outer, inner } : { outer };
+}
+
+/** The common part of two boxes; undefined when they do not meet. */
+export function intersection(a: BBox, b: BBox): BBox | undefined {
+  const box = { xmin: Math.max(a.xmin, b.xmin), ymin: Math.max(a.ymin, b.ymin), xmax: Math.min(a.xmax, b.xmax), ymax: Math.min(a.ymax, b.ymax) };
+  return box.xmin <= box.xmax && box.ymin <= box.ymax ? box : undefined;
+}
+
+export function overlaps(a: BBox, b: BBox): boolean {
+  return a.xmin <= b.xmax && a.xmax >= b.xmin && a.ymin <= b.ymax && a.ymax >= b.ymin;
+}
+
+function fromWgs84(crs: Crs): Transform | undefined {
+  if (!crs.proj4) return crs.geographic ? (lon, lat) => [lon, lat] : undefined;
+  let inverse = inverses.get(crs);
+  if (!inverse) {
+    const converter = proj4(crs.proj4, 'WGS84');
+    inverse = (lon, lat) => {
+      const [x, y] = converter.inverse([lon, lat]);
+      return [x, y];
+    };
+    inverses.set(crs, inverse);
+  }
+  return inverse;
+}
+
+/**
+ * The box bounded by the innermost samples of each edge of `box` mapped by `transform`
+ * (west edge to its largest x, and so on): inside the mapped box for the usual CRSs, whose
+ * x grows eastward and y northward; lonLatBoxInFile checks that it is.
+ */
+function innerBox(box: BBox, transform: Transform): BBox | undefined {
+  const inner: BBox = { xmin: -Infinity, ymin: -Infinity, xmax: Infinity, ymax: Infinity };
+  for (const t of sampleSteps(box)) {
+    const along = (from: number, to: number) => from * (1 - t) + to * t;
+    inner.xmin = Math.max(inner.xmin, transform(box.xmin, along(box.ymin, box.ymax))[0]);
+    inner.xmax = Math.min(inner.xmax, transform(box.xmax, along(box.ymin, box.ymax))[0]);
+    inner.ymin = Math.max(inner.ymin, transform(along(box.xmin, box.xmax), box.ymin)[1]);
+    inner.ymax = Math.min(inner.ymax, transform(along(box.xmin, box.xmax), box.ymax)[1]);
+  }
+  return inner.xmin <= inner.xmax && inner.ymin <= inner.ymax ? inner : undefined;
+}
+
+/** Whether `inner`'s sampled edges, mapped back by `transform`, lie in `box` (give or take rounding). */
+function insideWithin(inner: BBox, transform: Transform, box: BBox): boolean {
+  const slack = 1e-9 * Math.max(1, Math.abs(box.xmin), Math.abs(box.xmax), Math.abs(box.ymin), Math.abs(box.ymax));
+  const mapped = envelope(inner, transform);
+  return (
+    mapped !== undefined &&
+    mapped.xmin >= box.xmin - slack &&
+    mapped.xmax <= box.xmax + slack &&
+    mapped.ymin >= box.ymin - slack &&
+    mapped.ymax <= box.ymax + slack
+  );
+}
+
+/** Where along an edge its samples lie, 0 to 1. */
+function sampleSteps(box: BBox): number[] {
+  const samples = box.xmin === box.xmax && box.ymin === box.ymax ? 1 : EDGE_SAMPLES;
+  return Array.from({ length: samples + 1 }, (_, i) => i / samples);
+}
+
+/** The box around the sampled edges of `box` mapped by `transform`; samples it cannot place are left out. */
+function envelope(box: BBox, transform: Transform): BBox | undefined {
+  const result: BBox = { xmin: Infinity, ymin: Infinity, xmax: -Infinity, ymax: -Infinity };
+  const add = (x: number, y: number) => {
+    const [tx, ty] = transform(x, y);
+    if (!Number.isFinite(tx) || !Number.isFinite(ty)) return;
+    result.xmin = Math.min(result.xmin, tx);
+    result.xmax = Math.max(result.xmax, tx);
+    result.ymin = Math.min(result.ymin, ty);
+    result.ymax = Math.max(result.ymax, ty);
+  };
+  for (const t of sampleSteps(box)) {
+    // Weighted sums rather than min + t * (max - min): the difference of two huge values can overflow.
+    const along = (from: number, to: number) => from * (1 - t) + to * t;
+    add(along(box.xmin, box.xmax), box.ymin);
+    add(along(box.xmin, box.xmax), box.ymax);
+    add(box.xmin, along(box.ymin, box.ymax));
+    add(box.xmax, along(box.ymin, box.ymax));
+  }
+  return result.xmin <= result.xmax ? result : undefined;
+}

@@ -1,0 +1,23 @@
+import { Hono } from 'hono';
+import { resolve } from 'node:path';
+import type { AppEnv } from '../http/context.ts';
+import type { Services } from '../services.ts';
+import { checkReadiness } from './readiness.ts';
+
+/**
+ * GET /health: the process answers (no I/O). GET /ready: it can serve (readiness.ts); 503
+ * naming what is not ready. Neither needs a key, and admission never refuses them.
+ */
+export function healthRoutes({ config, drawing, basemaps }: Services) {
+  const dataDir = resolve(config.dataDir);
+  return new Hono<AppEnv>()
+    .get('/health', (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json({ status: 'ok' });
+    })
+    .get('/ready', async (c) => {
+      const { ready, checks } = await checkReadiness({ dataDir, drawing, basemaps });
+      c.header('Cache-Control', 'no-store');
+      return c.json({ status: ready ? 'ready' : 'not ready', checks }, ready ? 200 : 503);
+    });
+}

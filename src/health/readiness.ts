@@ -1,0 +1,58 @@
+/**
+ * Whether this instance can serve: its data folder opens, a drawing worker serves jobs, and
+ * no map type's latest map failed within the last minute. Cheap enough to be asked every
+ * second: one opendir with a timeout, and what the pool and the basemap registry already
+ * know. No tile server is probed: a provider is judged by the maps it drew, so a basemap
+ * drawn locally (embedded, pmtiles), or not asked for lately, never holds readiness back.
+ */
+import { opendir } from 'node:fs/promises';
+import type { BasemapRegistry } from '../basemap/registry.ts';
+import type { DrawingPool } from '../drawing/drawing-pool.ts';
+
+/** Each check's outcome: 'ok', or what is wrong, in words (no path, no key: anyone may ask). */
+export interface Readiness {
+  ready: boolean;
+  checks: { dataFolder: string; drawingWorkers: string; basemaps: string };
+}
+
+export interface ReadinessSources {
+  /** The data folder's resolved path. */
+  dataDir: string;
+  drawing: Pick<DrawingPool, 'workers' | 'stats'>;
+  basemaps: Pick<BasemapRegistry, 'failingTypes'>;
+}
+
+const OK = 'ok';
+/** A hung network mount must not hang the probe. */
+const DATA_FOLDER_TIMEOUT_MS = 1000;
+/** A map type that failed longer ago than this counts as recovered: no traffic may come to prove it. */
+const BASEMAP_WINDOW_MS = 60_000;
+
+export async function checkReadiness({ dataDir, drawing, basemaps }: ReadinessSources): Promise<Readiness> {
+  const { workersReady } = drawing.stats;
+  const failing = basemaps.failingTypes(BASEMAP_WINDOW_MS);
+  const checks = {
+    dataFolder: await dataFolderCheck(dataDir),
+    // One worker serves; one that died is replaced when a job needs it, so fewer than all is no reason to turn traffic away.
+    drawingWorkers: workersReady > 0 ? OK : `0 of ${drawing.workers} workers ready`,
+    basemaps: failing.length === 0 ? OK : `the latest ${failing.join(', ')} map failed within the last minute`,
+  };
+  return { ready: Object.values(checks).every((outcome) => outcome === OK), checks };
+}
+
+/** The folder opens (it exists, is a folder, may be read) within DATA_FOLDER_TIMEOUT_MS. */
+async function dataFolderCheck(path: string): Promise<string> {
+  const opened = opendir(path).then(
+    (folder) => folder.close().then(() => OK),
+    (error: NodeJS.ErrnoException) => `cannot be opened (${error.code ?? 'error'})`,
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(resolve, DATA_FOLDER_TIMEOUT_MS, `did not open within ${DATA_FOLDER_TIMEOUT_MS} ms`);
+  });
+  try {
+    return await Promise.race([opened, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from 'hono';
+import { RefusedError } from '../http/admission.ts';
+import type { AppEnv } from '../http/context.ts';
+import { ClientGoneError } from '../http/request-signal.ts';
+import { routePattern } from './route-pattern.ts';
+import type { ServiceMetrics } from './service-metrics.ts';
+
+/**
+ * Counts every answer by route pattern and status, with its latency; and, from how it ended,
+ * a refusal by its reason and a cancellation by its cause. Outermost, so that it sees the
+ * answers of every other middleware (a 401, a refusal) too.
+ */
+export function measureRequests(metrics: ServiceMetrics): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    metrics.answered(routePattern(c), c.res.status, (performance.now() - started) / 1000);
+    if (c.error instanceof RefusedError) metrics.refused(c.error.reason);
+    const signal = c.get('signal');
+    if (signal?.aborted) metrics.cancelled(signal.reason instanceof ClientGoneError ? 'client_gone' : 'time_budget');
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * What the service counts for /metrics, in a Prometheus registry of its own (never
+ * prom-client's global one). What the drawing pool already keeps (its queue, its workers'
+ * busy time, the feature cache's lookups on the workers) is read when scraped, so that
+ * requests pay nothing for it; a request itself costs a label lookup in a counter and in a
+ * histogram of few buckets.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES } from '../drawing/context.ts';
+import type { RefusalReason } from '../http/admission.ts';
+import type { ProviderMetrics } from '../sdk/contract.ts';
+import type { PoolStats } from '../workers/worker-pool.ts';
+
+/** Why a request's work stopped before its answer: its client left, or its time budget was spent. */
+export type CancelCause = 'client_gone' | 'time_budget';
+
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  /** A request was answered: the route pattern it matched (never its path), its status and how long it took. */
+  answered(route: string, status: number, seconds: number): void;
+  refused(reason: RefusalReason): void;
+  cancelled(cause: CancelCause): void;
+  /** Where a basemap provider counts its tiles (ProviderContext.metrics). */
+  forProvider(provider: string): ProviderMetrics;
+}
+
+const PREFIX = 'shapeshot_';
+/** Seconds: refusals and small images answer in the first buckets, the time budget (15 s by default) ends the last. */
+const LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
+const REFUSAL_REASONS: RefusalReason[] = ['queue_full', 'too_slow', 'key_concurrency', 'rate_limit'];
+const CANCEL_CAUSES: CancelCause[] = ['client_gone', 'time_budget'];
+
+export function createServiceMetrics(drawing: { readonly stats: PoolStats }): ServiceMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: `${PREFIX}http_requests_total`,
+    help: 'Requests answered, by route pattern and HTTP status (499: the client left first).',
+    labelNames: ['route', 'status'] as const,
+    registers,
+  });
+  const latency = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'Time from a request to its answer, by route pattern.',
+    labelNames: ['route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const refusals = new Counter({
+    name: `${PREFIX}requests_rejected_total`,
+    help: 'Requests refused with 503 before any work: render queue full, too slow a wait for a worker, the key at its maxConcurrent, or its rate limit.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const cancellations = new Counter({
+    name: `${PREFIX}requests_cancelled_total`,
+    help: 'Requests whose work was stopped: the client left, or the time budget (limits.requestTimeoutMs) was spent.',
+    labelNames: ['cause'] as const,
+    registers,
+  });
+  // Present at 0 from the start, so that rates over them are defined before the first one.
+  for (const reason of REFUSAL_REASONS) refusals.inc({ reason }, 0);
+  for (const cause of CANCEL_CAUSES) cancellations.inc({ cause }, 0);
+
+  poolGauge(registry, 'render_jobs_waiting', 'Drawing jobs waiting for a worker.', () => drawing.stats.waiting);
+  poolGauge(registry, 'render_jobs_running', 'Drawing jobs handed to a worker and not yet answered.', () => drawing.stats.running);
+  poolTotal(registry, 'render_worker_busy_seconds_total', 'Time the drawing workers spent at jobs.', () => drawing.stats.busyMs / 1000);
+  poolTotal(registry, 'feature_cache_hits_total', 'Feature lookups the drawing workers answered from their cache of decoded shapes.', () => drawing.stats.counts[FEATURE_CACHE_HITS] ?? 0);
+  poolTotal(registry, 'feature_cache_misses_total', 'Feature lookups the drawing workers had to decode from the file (noCache=1 requests do not look).', () => drawing.stats.counts[FEATURE_CACHE_MISSES] ?? 0);
+
+  const tileCounter = (name: string, help: string) => new Counter({ name: `${PREFIX}${name}`, help, labelNames: ['provider'] as const, registers });
+  const tileHits = tileCounter('tile_cache_hits_total', 'Basemap tiles (a WMS map image counts as one) a provider answered from its cache, in memory or on disk.');
+  const tileMisses = tileCounter('tile_cache_misses_total', 'Basemap tiles a provider fetched from its server.');
+  const tileErrors = tileCounter('tile_fetch_errors_total', 'Basemap tiles a provider could not fetch (no answer in time, an error, not an image), after retries.');
+
+  return {
+    registry: Registry.merge([processMetrics(), registry]),
+    answered(route, status, seconds) {
+      requests.inc({ route, status });
+      latency.observe({ route }, seconds);
+    },
+    refused: (reason) => refusals.inc({ reason }),
+    cancelled: (cause) => cancellations.inc({ cause }),
+    forProvider(provider) {
+      const labels = { provider };
+      tileHits.inc(labels, 0);
+      tileMisses.inc(labels, 0);
+      tileErrors.inc(labels, 0);
+      return {
+        tileCacheHit: () => tileHits.inc(labels),
+        tileCacheMiss: () => tileMisses.inc(labels),
+        tileFetchError: () => tileErrors.inc(labels),
+      };
+    },
+  };
+}
+
+/** A gauge of the drawing pool's: read when scraped. */
+function poolGauge(registry: Registry, name: string, help: string, value: () => number): void {
+  new Gauge({
+    name: `${PREFIX}${name}`,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(value());
+    },
+  });
+}
+
+/** A counter whose total the drawing pool keeps: read when scraped. */
+function poolTotal(registry: Registry, name: string, help: string, total: () => number): void {
+  new Counter({
+    name: `${PREFIX}${name}`,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(total());
+    },
+  });
+}
+
+let processRegistry: Registry | undefined;
+
+/**
+ * CPU, memory, event-loop lag, GC: they describe the process, not a service, so they are
+ * collected once per process (several services in one process, as in tests, would each
+ * watch every GC otherwise).
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}

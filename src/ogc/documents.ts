@@ -1,0 +1,99 @@
+/**
+ * The JSON documents of /ogc that describe rather than carry features: landing page,
+ * conformance, collections and their queryables (OGC API – Features Parts 1 and 3).
+ */
+import type { CollectionFacts } from '../drawing/feature-items.ts';
+import type { BBox } from '../geometry/types.ts';
+import type { AttributeType } from '../shapefile/dbf.ts';
+import { collectionHref, MEDIA_TYPES, QUERYABLES_REL, type Link } from './links.ts';
+
+export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+
+/** The conformance classes /ogc meets; OpenAPI 3.0's is not claimed, since it also asks for an HTML service-doc. */
+export const CONFORMANCE_CLASSES = [
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+  'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables',
+  'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/filter',
+  'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/features-filter',
+  'http://www.opengis.net/spec/cql2/1.0/conf/cql2-text',
+  'http://www.opengis.net/spec/cql2/1.0/conf/basic-cql2',
+  'http://www.opengis.net/spec/cql2/1.0/conf/advanced-comparison-operators',
+];
+
+export function landingPage(base: string) {
+  return {
+    title: 'shapeshot',
+    description: 'The shapefiles of the data folder as OGC API – Features collections, in GeoJSON (WGS 84 longitude/latitude).',
+    links: [
+      { href: base, rel: 'self', type: MEDIA_TYPES.json, title: 'This document' },
+      { href: `${base}/api`, rel: 'service-desc', type: MEDIA_TYPES.openapi, title: 'The API definition (OpenAPI 3.0)' },
+      { href: `${base}/conformance`, rel: 'conformance', type: MEDIA_TYPES.json, title: 'The conformance classes this API meets' },
+      { href: `${base}/collections`, rel: 'data', type: MEDIA_TYPES.json, title: 'The collections: one per shapefile' },
+    ] satisfies Link[],
+  };
+}
+
+export function conformance() {
+  return { conformsTo: CONFORMANCE_CLASSES };
+}
+
+export function collectionsDocument(collections: readonly CollectionFacts[], base: string) {
+  return {
+    links: [{ href: `${base}/collections`, rel: 'self', type: MEDIA_TYPES.json, title: 'This document' }] satisfies Link[],
+    collections: collections.map((facts) => collectionDocument(facts, base)),
+  };
+}
+
+/**
+ * A collection as OGC API – Features describes one, plus `shapefile`: what the standard
+ * has no member for (the file's own CRS and extent, shape type, feature count).
+ */
+export function collectionDocument(facts: CollectionFacts, base: string) {
+  const href = collectionHref(base, facts.name);
+  return {
+    id: facts.name,
+    title: facts.name,
+    description: `The features of shapefile ${facts.name}.shp.`,
+    links: [
+      { href, rel: 'self', type: MEDIA_TYPES.json, title: 'This collection' },
+      { href: `${href}/items`, rel: 'items', type: MEDIA_TYPES.geojson, title: 'Its features' },
+      { href: `${href}/queryables`, rel: QUERYABLES_REL, type: MEDIA_TYPES.jsonSchema, title: 'Its fields, as queryables' },
+    ] satisfies Link[],
+    ...(facts.lonLatBBox ? { extent: { spatial: { bbox: [corners(facts.lonLatBBox)], crs: CRS84 } } } : {}),
+    itemType: 'feature',
+    crs: [CRS84],
+    shapefile: {
+      shapeType: facts.shapeType,
+      geometryTypes: facts.geometryTypes,
+      featureCount: facts.featureCount,
+      /** The `.prj`'s name of the file's CRS; null without a usable `.prj`. */
+      crs: facts.crsName ?? null,
+      /** The header's bounding box, in the file's own units. */
+      bbox: corners(facts.bbox),
+    },
+  };
+}
+
+const JSON_SCHEMA_TYPES: Record<AttributeType, { type: string; format?: string }> = {
+  string: { type: 'string' },
+  number: { type: 'number' },
+  boolean: { type: 'boolean' },
+  date: { type: 'string', format: 'date' },
+};
+
+/** The `.dbf` fields, as Part 3's queryables (JSON Schema 2020-12): what `properties` names and a filter compares. */
+export function queryablesDocument(facts: CollectionFacts, base: string) {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${collectionHref(base, facts.name)}/queryables`,
+    type: 'object',
+    title: facts.name,
+    properties: Object.fromEntries(facts.fields.map((field) => [field.name, { title: field.name, ...JSON_SCHEMA_TYPES[field.type] }])),
+    additionalProperties: false,
+  };
+}
+
+function corners(box: BBox): number[] {
+  return [box.xmin, box.ymin, box.xmax, box.ymax];
+}

@@ -1,0 +1,38 @@
+/**
+ * Links between /ogc resources: absolute, on the origin the request came to, and never
+ * carrying the key (a client that follows them sends it in the X-API-Key header).
+ */
+
+export interface Link {
+  href: string;
+  rel: string;
+  type?: string;
+  title?: string;
+}
+
+export const MEDIA_TYPES = {
+  json: 'application/json',
+  geojson: 'application/geo+json',
+  jsonSchema: 'application/schema+json',
+  openapi: 'application/vnd.oai.openapi+json;version=3.0',
+} as const;
+
+/** The OGC link relation of a collection's queryables (OGC API – Features Part 3). */
+export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
+
+/** The URL of the landing page, /ogc, on the origin of `requestUrl`. */
+export function ogcBase(requestUrl: string): string {
+  return `${new URL(requestUrl).origin}/ogc`;
+}
+
+export function collectionHref(base: string, name: string): string {
+  return `${base}/collections/${encodeURIComponent(name)}`;
+}
+
+/** `requestUrl` without its key, with `changes` to its other parameters. */
+export function requestHref(requestUrl: string, changes: Record<string, string> = {}): string {
+  const url = new URL(requestUrl);
+  url.searchParams.delete('key');
+  for (const [name, value] of Object.entries(changes)) url.searchParams.set(name, value);
+  return url.href;
+}

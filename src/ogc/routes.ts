@@ -1,0 +1,146 @@
+/**
+ * GET /ogc…: OGC API – Features over the data folder. What reads shapefiles is admitted
+ * like every other operation and runs on the drawing workers with the request's signal;
+ * this thread checks parameters and writes the documents around the workers' GeoJSON.
+ */
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { CollectionFacts, DescribedCollection } from '../drawing/feature-items.ts';
+import { echo, NotFoundError, ServiceError } from '../errors.ts';
+import type { AppEnv } from '../http/context.ts';
+import { shapefileForKey } from '../operations/shapefile-for-key.ts';
+import type { Services } from '../services.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import { collectionDocument, collectionsDocument, conformance, landingPage, queryablesDocument } from './documents.ts';
+import { onlyGetOrHead } from './errors.ts';
+import { featureBytes, featureCollectionBytes } from './feature-documents.ts';
+import { collectionHref, MEDIA_TYPES, ogcBase, requestHref, type Link } from './links.ts';
+import { apiDefinition, honoPath, OPERATIONS } from './openapi.ts';
+import { ogcQueries, readQuery } from './parameters.ts';
+
+/** `admitted`: what every request that reads shapefiles passes first (admission, the request's signal). */
+export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv>): Hono<AppEnv> {
+  const { catalog, drawing, config, logger } = services;
+  const queries = ogcQueries(config.ogc);
+  const definition = apiDefinition(queries);
+  const limits = { maxPageVertices: config.ogc.maxPageVertices, maxRings: config.limits.maxRings };
+  const ogc = new Hono<AppEnv>();
+  const route = (operation: keyof typeof OPERATIONS) => honoPath(OPERATIONS[operation].path);
+
+  const describe = async (c: Context<AppEnv>, files: ShapefileFiles[]): Promise<DescribedCollection[]> => {
+    const { collections, stages } = await drawing.describeCollections({ files }, c.get('signal'));
+    c.get('timing')?.job(stages);
+    return collections;
+  };
+  const collectionFiles = (c: Context<AppEnv>) => shapefileForKey(catalog, pathSegment(c, 3), c.get('grant'));
+  const describeOne = async (c: Context<AppEnv>): Promise<CollectionFacts> => {
+    const [described] = await describe(c, [await collectionFiles(c)]);
+    if ('problem' in described) throw new ServiceError(described.status, described.problem);
+    return described.facts;
+  };
+
+  ogc.use('*', onlyGetOrHead());
+
+  ogc.get(route('landing'), (c) => {
+    readQuery(queries.landing, c.req.url);
+    return sendJson(c, landingPage(ogcBase(c.req.url)));
+  });
+
+  ogc.get(route('conformance'), (c) => {
+    readQuery(queries.conformance, c.req.url);
+    return sendJson(c, conformance());
+  });
+
+  ogc.get(route('api'), (c) => {
+    readQuery(queries.api, c.req.url);
+    return sendJson(c, definition(ogcBase(c.req.url)), MEDIA_TYPES.openapi);
+  });
+
+  ogc.get(route('collections'), admitted, async (c) => {
+    readQuery(queries.collections, c.req.url);
+    const grant = c.get('grant');
+    // Every name the key may see that is still there (shapefileForKey answers 404 otherwise).
+    const visible = await Promise.all((await catalog.names()).map((name) => shapefileForKey(catalog, name, grant).catch(unlessMissing)));
+    const described = await describe(c, visible.filter((files) => files !== undefined));
+    const collections = described.flatMap((entry) => {
+      if ('facts' in entry) return [entry.facts];
+      // A file removed meanwhile is simply gone; a damaged one is left out, and said so in the log.
+      if (entry.status !== 404) logger.warn({ traceId: c.get('traceId'), problem: entry.problem }, 'collection left out');
+      return [];
+    });
+    return sendJson(c, collectionsDocument(collections, ogcBase(c.req.url)));
+  });
+
+  ogc.get(route('collection'), admitted, async (c) => {
+    readQuery(queries.collection, c.req.url);
+    return sendJson(c, collectionDocument(await describeOne(c), ogcBase(c.req.url)));
+  });
+
+  ogc.get(route('queryables'), admitted, async (c) => {
+    readQuery(queries.queryables, c.req.url);
+    return sendJson(c, queryablesDocument(await describeOne(c), ogcBase(c.req.url)), MEDIA_TYPES.jsonSchema);
+  });
+
+  ogc.get(route('items'), admitted, async (c) => {
+    c.get('timing')?.lap('http');
+    const query = readQuery(queries.items, c.req.url);
+    const files = await collectionFiles(c);
+    const page = await drawing.featureItems(
+      { files, query: { bbox: query.bbox, filter: query.filter }, offset: query.offset, limit: query.limit, properties: query.properties, limits },
+      c.get('signal'),
+    );
+    c.get('timing')?.job(page.stages);
+    const { offset, limit } = query;
+    const links: Link[] = [
+      { href: requestHref(c.req.url), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This page' },
+      { href: collectionHref(ogcBase(c.req.url), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
+    ];
+    if (offset + limit < page.numberMatched) {
+      links.push({ href: requestHref(c.req.url, { offset: String(offset + limit), limit: String(limit) }), rel: 'next', type: MEDIA_TYPES.geojson, title: 'The next page' });
+    }
+    if (offset > 0) {
+      const previous = String(Math.max(0, offset - limit));
+      links.push({ href: requestHref(c.req.url, { offset: previous, limit: String(limit) }), rel: 'prev', type: MEDIA_TYPES.geojson, title: 'The previous page' });
+    }
+    return sendBytes(c, featureCollectionBytes(page, links), MEDIA_TYPES.geojson);
+  });
+
+  ogc.get(route('item'), admitted, async (c) => {
+    c.get('timing')?.lap('http');
+    const query = readQuery(queries.item, c.req.url);
+    const files = await collectionFiles(c);
+    const id = pathSegment(c, 5);
+    if (!/^\d{1,15}$/.test(id)) {
+      throw new NotFoundError(`Collection '${files.name}' has no feature '${echo(id)}': feature ids are record numbers 0, 1, 2, …`);
+    }
+    const { feature, stages } = await drawing.featureItem({ files, fid: Number(id), properties: query.properties, limits }, c.get('signal'));
+    c.get('timing')?.job(stages);
+    const links: Link[] = [
+      { href: requestHref(c.req.url), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This feature' },
+      { href: collectionHref(ogcBase(c.req.url), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
+    ];
+    return sendBytes(c, featureBytes(feature, links), MEDIA_TYPES.geojson);
+  });
+
+  return ogc;
+}
+
+/**
+ * Segment `index` of the request's path as the client spelled it (routes see it lower-cased):
+ * ['', 'ogc', 'collections', name, 'items', id].
+ */
+function pathSegment(c: Context<AppEnv>, index: number): string {
+  return decodeURIComponent(new URL(c.req.url).pathname.split('/')[index]);
+}
+
+function unlessMissing(error: unknown): undefined {
+  if (error instanceof NotFoundError) return undefined;
+  throw error;
+}
+
+function sendJson(c: Context<AppEnv>, document: unknown, type: string = MEDIA_TYPES.json): Response {
+  return c.body(JSON.stringify(document), 200, { 'Content-Type': type });
+}
+
+function sendBytes(c: Context<AppEnv>, bytes: Uint8Array, type: string): Response {
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': type });
+}

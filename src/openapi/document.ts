@@ -1,0 +1,120 @@
+/**
+ * The OpenAPI 3.1 description of the service, built from the zod schemas that validate each
+ * route's query (with the configured limits and themes), so it cannot drift from what the
+ * routes accept.
+ */
+import { z } from 'zod';
+import { packageVersion } from '../config/package-folders.ts';
+import type { Config } from '../config/schema.ts';
+import { IMAGE_CONTENT_TYPES } from '../http/respond.ts';
+import { IMAGE_FORMATS, MAP_FORMATS, type Format } from '../params/fields.ts';
+import { imagesQuerySchema } from '../params/images.ts';
+import { mapQuerySchema } from '../params/map.ts';
+import { styleFields } from '../params/style.ts';
+import { spelledParameter } from '../params/spelling.ts';
+import type { Theme } from '../themes/theme.ts';
+import { envelopeSchema, featureImageSchema, hotSpotSchema } from './envelope-schema.ts';
+import { queryParameters } from './parameters.ts';
+
+const ENVELOPE = { $ref: '#/components/schemas/Response' };
+const envelopeContent = {
+  'application/json': { schema: ENVELOPE },
+  'application/xml': { schema: ENVELOPE },
+};
+const ERRORS: Record<string, string> = {
+  400: 'A parameter is missing, malformed or out of range, or the request is past a limit (each named).',
+  401: "The key is missing or unknown ('key' parameter or X-API-Key header).",
+  404: 'No such shapefile, feature or child; or no feature matches `where`.',
+  414: 'The URL is longer than 16 KiB.',
+  431: 'The request headers pass 16 KiB.',
+  500: 'A damaged shapefile (file and record named) or an unexpected fault.',
+  503: 'Overloaded, rate-limited or out of time; see Retry-After.',
+};
+
+const CACHING_HEADERS = {
+  ETag: { description: 'Strong for picture formats, weak (W/) for envelopes; equal on every instance.', schema: { type: 'string' } },
+  'Last-Modified': { description: "The shapefile's newest file.", schema: { type: 'string' } },
+  'Cache-Control': { description: "Configured (http.cacheControl); 'no-store' with noCache=1.", schema: { type: 'string' } },
+};
+
+export interface DocumentSources {
+  limits: Config['limits'];
+  themes: ReadonlyMap<string, Theme>;
+}
+
+export function openApiDocument({ limits, themes }: DocumentSources): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'shapeshot',
+      version: packageVersion(),
+      description:
+        'Renders features of ESRI shapefiles as PNG images and as static maps over a basemap (the ShapeServer ' +
+        'REST interface). Every route but the public ones (health, metrics, this description, the docs) needs a key.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ keyParameter: [] }, { keyHeader: [] }],
+    paths: {
+      '/REST/v1/shapefiles/images': {
+        get: imageOperation(
+          'images',
+          'Images of features',
+          'One PNG image per listed feature (or one of them all with singleImage=1), each fitted to its features.',
+          IMAGE_FORMATS,
+          imagesQuerySchema(limits, themes),
+          z.object(styleFields),
+        ),
+      },
+      '/REST/v1/shapefiles/map': {
+        get: imageOperation(
+          'map',
+          'A map of features over a basemap',
+          'The features (all of them without fid or where) drawn over a Web Mercator basemap at a whole zoom level.',
+          MAP_FORMATS,
+          mapQuerySchema(limits),
+        ),
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        keyParameter: { type: 'apiKey', in: 'query', name: 'key' },
+        keyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+    },
+  };
+}
+
+function imageOperation(operationId: string, summary: string, description: string, formats: readonly Format[], ...queries: z.ZodType[]) {
+  const parameters = queries
+    .flatMap((query) => queryParameters(query, (name) => spelledParameter(name) ?? name))
+    .filter((parameter) => parameter.name !== 'key');
+  const pictures = formats.flatMap((format) => {
+    const type = IMAGE_CONTENT_TYPES[format];
+    return type ? [[type, { schema: { type: 'string', contentMediaType: type } }] as const] : [];
+  });
+  const responses: Record<string, unknown> = {
+    200: {
+      description: `The images: the first one's bytes with format=${formats.filter((format) => IMAGE_CONTENT_TYPES[format]).join(' or ')}, else the envelope.`,
+      headers: CACHING_HEADERS,
+      content: { ...Object.fromEntries(pictures), ...envelopeContent },
+    },
+    304: { description: 'If-None-Match named the ETag this answer would have: nothing was drawn.', headers: CACHING_HEADERS },
+  };
+  for (const [status, text] of Object.entries(ERRORS)) responses[status] = { description: text, content: envelopeContent };
+  return { operationId, summary, description, parameters, responses };
+}
+
+/** The envelope and the schemas it names, with references as OpenAPI resolves them. */
+function componentSchemas(): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  registry.add(envelopeSchema, { id: 'Response' });
+  registry.add(featureImageSchema, { id: 'ShapefileFeatureImage' });
+  registry.add(hotSpotSchema, { id: 'HotSpot' });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema)]));
+}
+
+function withoutDialect({ $schema: _dialect, ...schema }: Record<string, unknown>): Record<string, unknown> {
+  return schema;
+}

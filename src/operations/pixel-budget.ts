@@ -1,0 +1,20 @@
+import { BadRequestError } from '../errors.ts';
+import type { ImageSize } from '../params/fields.ts';
+
+/**
+ * Refuses, before anything is read or allocated, a request that would make more than
+ * `maxPixels` real pixels: `imageCount` images of `size` CSS pixels, each `scale` times
+ * as many real pixels on either side.
+ */
+export function checkPixelBudget(imageCount: number, size: ImageSize, scale: number, maxPixels: number): void {
+  const [width, height] = [size.width * scale, size.height * scale];
+  const pixels = imageCount * width * height;
+  if (pixels > maxPixels) {
+    const atScale = scale === 1 ? '' : ` (size ${size.height},${size.width} at scale ${scale})`;
+    throw new BadRequestError(
+      `The request would draw ${imageCount} image(s) of ${width}x${height} pixels${atScale}, ${pixels} pixels in all; ` +
+        `at most ${maxPixels} pixels (limits.maxPixelsPerRequest) are allowed per request. ` +
+        'Ask for fewer or smaller images, or a smaller scale.',
+    );
+  }
+}

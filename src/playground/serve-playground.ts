@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+
+interface Asset {
+  file: string;
+  type: string;
+}
+
+/** Paths as the app sees them (lower-cased); each answers one file of this folder with its type pinned. */
+const ASSETS: Record<string, Asset> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/playground/playground.css': { file: 'playground.css', type: 'text/css; charset=utf-8' },
+  '/playground/playground.js': { file: 'playground.js', type: 'text/javascript; charset=utf-8' },
+};
+
+/**
+ * Only this origin's script, style and requests; images are the PNG bytes of an envelope,
+ * shown through blob: URLs the page makes itself. No inline script or style, no frames.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  'img-src blob:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  // Revalidated on every load, so a new version of the page never meets an old script.
+  'Cache-Control': 'no-cache',
+};
+
+/**
+ * The playground at `/`: a static page, its style and its script, which call the API
+ * with the key the user types. It needs no key itself, so it must be mounted before
+ * the key check.
+ */
+export function playgroundRoute(): Hono<AppEnv> {
+  const route = new Hono<AppEnv>();
+  for (const [path, asset] of Object.entries(ASSETS)) {
+    // A few kilobytes, read on each load: nothing to keep in step with the files.
+    route.get(path, async (c) => {
+      const body = await readFile(new URL(asset.file, import.meta.url));
+      return c.body(new Uint8Array(body), 200, { ...HEADERS, 'Content-Type': asset.type });
+    });
+  }
+  return route;
+}

@@ -1,0 +1,35 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Logger } from 'pino';
+import { demoKeyAllowed, type KeyRing } from '../auth/keys.ts';
+import type { Config } from '../config/schema.ts';
+
+/**
+ * What SIGHUP changes in a running server: what is looked up per request (a key's grant,
+ * with its shapefiles, rate limit and concurrency) or per log line. The rest is built into
+ * the server at start-up (the listener, worker pools, feature cache, basemap plugins,
+ * themes, the request validators with their limits, admission) and takes a restart.
+ */
+const RELOADED = ['keys', 'demoKey', 'logLevel'] as const satisfies readonly (keyof Config)[];
+
+/**
+ * Reads the configuration again and puts its keys and log level in force for the requests
+ * that come next; those in progress go on with the grant they were given. A configuration
+ * that does not load is logged and the running one kept; changes that need a restart are
+ * logged by field. Returns the configuration now in force.
+ */
+export function reloadConfiguration(running: Config, load: () => Config, { keys, logger }: { keys: KeyRing; logger: Logger }): Config {
+  let next: Config;
+  try {
+    next = load();
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, 'configuration not reloaded; the running one stays in force');
+    return running;
+  }
+  const inForce: Config = { ...running, ...Object.fromEntries(RELOADED.map((field) => [field, next[field]])) };
+  keys.replace(inForce.keys, { allowDemoKey: demoKeyAllowed(inForce) });
+  logger.level = inForce.logLevel;
+  logger.info({ keys: inForce.keys.length, logLevel: inForce.logLevel }, 'configuration reloaded');
+  const needRestart = (Object.keys(next) as (keyof Config)[]).filter((field) => !isDeepStrictEqual(next[field], inForce[field]));
+  if (needRestart.length > 0) logger.warn({ fields: needRestart }, 'these settings take effect only after a restart');
+  return inForce;
+}

@@ -1,0 +1,76 @@
+/**
+ * The selections items pages through, on the test's thread: pages of "every feature but the
+ * deleted" found by arithmetic, and each scan done once per version of a file and query.
+ */
+import { realpathSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DrawingContext } from '../../src/drawing/context.ts';
+import { featureSelection, listedFeatures, matchCount, pageOf, type FeatureSelection } from '../../src/drawing/feature-selection.ts';
+import { toWgs84 } from '../../src/shapefile/crs.ts';
+import { createDataFolder } from '../../src/shapefile/data-folder.ts';
+import type { OpenShapefile } from '../../src/shapefile/file-set.ts';
+import { createOpenShapefiles } from '../../src/shapefile/open-shapefiles.ts';
+import { removeTempDirs } from '../support/temp-dir.ts';
+import { ogcFixtures } from './support.ts';
+
+const dir = ogcFixtures();
+const folder = createDataFolder(dir);
+const shapefiles = createOpenShapefiles({ realRoot: realpathSync(dir), cacheBytes: 0, maxOpen: 8, onProblem: () => undefined });
+const noCheckpoint = () => undefined;
+const context = { shapefiles, checkpoint: noCheckpoint, lap: noCheckpoint } as unknown as DrawingContext;
+afterAll(() => {
+  shapefiles.close();
+  removeTempDirs();
+});
+
+/** A file as a worker has it open, counting its scans: walks of the .shp and passes over the .dbf. */
+async function countingScans(name: string) {
+  const open = shapefiles.open((await folder.find(name))!, noCheckpoint);
+  const scans = { walks: 0, dbfPasses: 0 };
+  const shapefile = new Proxy(open, {
+    get(target, property) {
+      if (property === 'walk') scans.walks++;
+      if (property === 'attributeRows') scans.dbfPasses++;
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as OpenShapefile;
+  const reading = { settings: { shapeType: open.shapeType, toLonLat: toWgs84(open.crs)!, shpFile: `${name}.shp` }, maxRings: 100_000 };
+  return { shapefile, scans, reading, files: (await folder.find(name))! };
+}
+
+describe('every feature but the deleted', () => {
+  it('pages by arithmetic over the ids left out', () => {
+    const selection: FeatureSelection = { kind: 'all-but', records: 10, missing: Uint32Array.of(0, 1, 5, 9) };
+    const listed = [2, 3, 4, 6, 7, 8];
+    expect(matchCount(selection)).toBe(6);
+    for (let offset = 0; offset <= 7; offset++) {
+      for (const limit of [1, 2, 3, 10]) expect(pageOf(selection, offset, limit), `${offset}, ${limit}`).toEqual(listed.slice(offset, offset + limit));
+    }
+  });
+
+  it("is found by one pass over the .dbf's deletion flags, once per version of the file", async () => {
+    const { shapefile, scans } = await countingScans('deleted');
+    expect(listedFeatures(shapefile, context)).toEqual({ kind: 'all-but', records: 4, missing: Uint32Array.of(1) });
+    listedFeatures(shapefile, context);
+    expect(scans.dbfPasses).toBe(1);
+    // Another version of the file (here: another object) is scanned anew.
+    const other = await countingScans('deleted');
+    listedFeatures(other.shapefile, context);
+    expect(other.scans.dbfPasses).toBe(1);
+  });
+});
+
+describe('a bbox', () => {
+  it('is scanned for once, and every page after the first is taken from what the scan found', async () => {
+    const { shapefile, scans, reading, files } = await countingScans('countries');
+    const benelux = { bbox: [{ xmin: 2, ymin: 49, xmax: 8, ymax: 54 }] };
+    const first = featureSelection(shapefile, files, benelux, reading, context);
+    const second = featureSelection(shapefile, files, benelux, reading, context);
+    expect(second).toBe(first);
+    expect(scans.walks).toBe(1);
+    expect(pageOf(first, 0, 3).concat(pageOf(first, 3, 100))).toEqual(Array.from((first as { ids: Uint32Array }).ids));
+    featureSelection(shapefile, files, { bbox: [{ xmin: 2, ymin: 49, xmax: 9, ymax: 54 }] }, reading, context);
+    expect(scans.walks).toBe(2);
+  });
+});
