@@ -5,13 +5,13 @@ import { getPath } from 'hono/utils/url';
 import { echo, NotFoundError } from './errors.ts';
 import { admission } from './http/admission.ts';
 import type { AppEnv } from './http/context.ts';
-import { errorHandler, type ErrorSettings } from './http/errors.ts';
+import { envelopeFailure, errorHandler, type ErrorSettings } from './http/errors.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { detectFormat, limitRequestSize, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
 import { requestSignal } from './http/request-signal.ts';
 import { measureRequests } from './metrics/measure-requests.ts';
 import { metricsRoute } from './metrics/metrics-route.ts';
-import { isOgcPath, ogcErrorHandler } from './ogc/errors.ts';
+import { isOgcPath, ogcFailure } from './ogc/errors.ts';
 import { ogcRoutes } from './ogc/routes.ts';
 import { serverTiming } from './http/server-timing.ts';
 import { imagesRoute } from './routes/images.ts';
@@ -69,8 +69,8 @@ export function buildApp(services: Services): Hono<AppEnv> {
   app.notFound((c) => {
     throw new NotFoundError(`There is no resource at '${echo(c.req.path)}'.`);
   });
-  const envelopeErrors = errorHandler(errors, logger);
-  const ogcErrors = ogcErrorHandler(logger);
+  const envelopeErrors = errorHandler(envelopeFailure(errors), logger);
+  const ogcErrors = errorHandler(ogcFailure, logger);
   app.onError((error, c) => (isOgcPath(c.req.path) ? ogcErrors : envelopeErrors)(error, c));
   return app;
 }

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { BadRequestError, echo, ServiceError } from '../errors.ts';
 import type { BBox } from '../geometry/types.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
-import type { AttributeField, AttributeValue } from '../shapefile/dbf.ts';
+import { fieldNamed, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
 import type { OpenShapefile, ReadShapeOptions, ShapefileFiles } from '../shapefile/file-set.ts';
 import { shapeTypeName } from '../shapefile/shp-header.ts';
 import { baseShapeType } from '../shapefile/shp-record.ts';
@@ -185,7 +185,7 @@ function geometrySettings(shapefile: OpenShapefile, files: ShapefileFiles): Geom
 /** The `.dbf` spellings of the requested properties (matched case-insensitively); 400 naming one that is no field. */
 function chosenFields(shapefile: OpenShapefile, requested: readonly string[] | undefined): string[] | undefined {
   return requested?.map((name) => {
-    const field = shapefile.fields.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    const field = fieldNamed(shapefile.fields, name);
     if (field) return field.name;
     const known = shapefile.fields.map((candidate) => candidate.name).join(', ') || 'none';
     throw new BadRequestError(`Parameter 'properties': collection '${shapefile.name}' has no property '${echo(name)}' (its properties: ${known}).`);

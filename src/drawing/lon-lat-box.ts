@@ -6,13 +6,12 @@
  */
 import proj4 from 'proj4';
 import type { BBox } from '../geometry/types.ts';
+import { edgeSteps, sampledEnvelope } from '../projection/sampled-envelope.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
 import type { Crs } from '../shapefile/types.ts';
 
 type Transform = (x: number, y: number) => [number, number];
 
-/** Points sampled along each edge: enough to follow the curve a projected edge makes in the other CRS. */
-const EDGE_SAMPLES = 16;
 const WORLD: BBox = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
 
 const inverses = new WeakMap<Crs, Transform>();
@@ -20,7 +19,7 @@ const inverses = new WeakMap<Crs, Transform>();
 /** The lon/lat box around `box` (file units), within ±180/±90; undefined when the CRS is unknown or cannot place it. */
 export function boxToLonLat(box: BBox, crs: Crs): BBox | undefined {
   const toLonLat = toWgs84(crs);
-  const around = toLonLat && envelope(box, toLonLat);
+  const around = toLonLat && sampledEnvelope(box, toLonLat);
   return around && intersection(around, WORLD);
 }
 
@@ -31,7 +30,7 @@ export function boxToLonLat(box: BBox, crs: Crs): BBox | undefined {
  */
 export function lonLatBoxInFile(box: BBox, crs: Crs): { outer: BBox; inner?: BBox } | undefined {
   const fromLonLat = fromWgs84(crs);
-  const outer = fromLonLat && envelope(box, fromLonLat);
+  const outer = fromLonLat && sampledEnvelope(box, fromLonLat);
   if (!outer) return undefined;
   if (!crs.proj4) return { outer, inner: outer };
   const inner = innerBox(box, fromLonLat);
@@ -69,7 +68,7 @@ function fromWgs84(crs: Crs): Transform | undefined {
  */
 function innerBox(box: BBox, transform: Transform): BBox | undefined {
   const inner: BBox = { xmin: -Infinity, ymin: -Infinity, xmax: Infinity, ymax: Infinity };
-  for (const t of sampleSteps(box)) {
+  for (const t of edgeSteps(box)) {
     const along = (from: number, to: number) => from * (1 - t) + to * t;
     inner.xmin = Math.max(inner.xmin, transform(box.xmin, along(box.ymin, box.ymax))[0]);
     inner.xmax = Math.min(inner.xmax, transform(box.xmax, along(box.ymin, box.ymax))[0]);
@@ -82,7 +81,7 @@ function innerBox(box: BBox, transform: Transform): BBox | undefined {
 /** Whether `inner`'s sampled edges, mapped back by `transform`, lie in `box` (give or take rounding). */
 function insideWithin(inner: BBox, transform: Transform, box: BBox): boolean {
   const slack = 1e-9 * Math.max(1, Math.abs(box.xmin), Math.abs(box.xmax), Math.abs(box.ymin), Math.abs(box.ymax));
-  const mapped = envelope(inner, transform);
+  const mapped = sampledEnvelope(inner, transform);
   return (
     mapped !== undefined &&
     mapped.xmin >= box.xmin - slack &&
@@ -90,32 +89,4 @@ function insideWithin(inner: BBox, transform: Transform, box: BBox): boolean {
     mapped.ymin >= box.ymin - slack &&
     mapped.ymax <= box.ymax + slack
   );
-}
-
-/** Where along an edge its samples lie, 0 to 1. */
-function sampleSteps(box: BBox): number[] {
-  const samples = box.xmin === box.xmax && box.ymin === box.ymax ? 1 : EDGE_SAMPLES;
-  return Array.from({ length: samples + 1 }, (_, i) => i / samples);
-}
-
-/** The box around the sampled edges of `box` mapped by `transform`; samples it cannot place are left out. */
-function envelope(box: BBox, transform: Transform): BBox | undefined {
-  const result: BBox = { xmin: Infinity, ymin: Infinity, xmax: -Infinity, ymax: -Infinity };
-  const add = (x: number, y: number) => {
-    const [tx, ty] = transform(x, y);
-    if (!Number.isFinite(tx) || !Number.isFinite(ty)) return;
-    result.xmin = Math.min(result.xmin, tx);
-    result.xmax = Math.max(result.xmax, tx);
-    result.ymin = Math.min(result.ymin, ty);
-    result.ymax = Math.max(result.ymax, ty);
-  };
-  for (const t of sampleSteps(box)) {
-    // Weighted sums rather than min + t * (max - min): the difference of two huge values can overflow.
-    const along = (from: number, to: number) => from * (1 - t) + to * t;
-    add(along(box.xmin, box.xmax), box.ymin);
-    add(along(box.xmin, box.xmax), box.ymax);
-    add(box.xmin, along(box.ymin, box.ymax));
-    add(box.xmax, along(box.ymin, box.ymax));
-  }
-  return result.xmin <= result.xmax ? result : undefined;
 }

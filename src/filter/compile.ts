@@ -13,7 +13,7 @@
  * booleans with TRUE/FALSE and only by = and <>. LIKE takes text only. IN and BETWEEN
  * follow the comparison rules (BETWEEN orders, so not booleans).
  */
-import type { AttributeField, AttributeType, AttributeValue } from '../shapefile/dbf.ts';
+import { fieldNamed, type AttributeField, type AttributeType, type AttributeValue } from '../shapefile/dbf.ts';
 import type { ComparisonOperator, FilterNode, Operand } from './ast.ts';
 import { parseDate } from './dates.ts';
 import { compileLike } from './like.ts';
@@ -62,16 +62,8 @@ export function compileFilter(text: string, fields: readonly FilterField[]): Com
 class Compiler {
   /** Names of the fields read, in order of first use. */
   readonly used = new Set<string>();
-  private readonly exact = new Map<string, FilterField>();
-  private readonly folded = new Map<string, FilterField>();
 
-  constructor(private readonly fields: readonly FilterField[]) {
-    for (const field of fields) {
-      if (!this.exact.has(field.name)) this.exact.set(field.name, field);
-      const key = field.name.toLowerCase();
-      if (!this.folded.has(key)) this.folded.set(key, field);
-    }
-  }
+  constructor(private readonly fields: readonly FilterField[]) {}
 
   node(node: FilterNode): Evaluate {
     switch (node.kind) {
@@ -143,7 +135,7 @@ class Compiler {
           return { type: 'instant', read, constant: value, description: clip(operand.text) };
       }
     }
-    const field = this.exact.get(operand.name) ?? this.folded.get(operand.name.toLowerCase());
+    const field = fieldNamed(this.fields, operand.name);
     if (!field) {
       const names = this.fields.slice(0, 10).map((known) => known.name);
       if (this.fields.length > 10) names.push('…');

@@ -3,13 +3,13 @@
  * without asking again.
  */
 import { BadRequestError } from '../errors.ts';
-import type { AttributeField, AttributeValue } from '../shapefile/dbf.ts';
+import { fieldNamed, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
 import type { HotSpot } from './hotspots.ts';
 
 /** The `.dbf` spellings of `requested` (matched case-insensitively); 400 naming the first that is no field. */
 export function fieldNamesIn(requested: readonly string[], fields: readonly AttributeField[], shapefile: string): string[] {
   return requested.map((name) => {
-    const field = fields.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    const field = fieldNamed(fields, name);
     if (field) return field.name;
     const known = fields.map((candidate) => candidate.name).join(', ') || 'none';
     throw new BadRequestError(`Parameter 'hotSpotFields': shapefile '${shapefile}' has no field '${name.slice(0, 100)}' (its fields: ${known}).`);

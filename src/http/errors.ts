@@ -34,26 +34,36 @@ export function sendError(
   );
 }
 
-/** Hono's onError: service errors say what was wrong; anything else is a logged 500. */
-export function errorHandler(settings: ErrorSettings, logger: Logger) {
+/** How answers of one format (the envelope, /ogc's exception) say that a request failed. */
+export type SendFailure = (
+  c: Context<AppEnv>,
+  status: number,
+  message: string,
+  retryAfterSeconds?: number,
+) => Response | Promise<Response>;
+
+/**
+ * Hono's onError, whatever the format: service errors say what was wrong; a client that
+ * left gets nothing; anything else is a logged 500.
+ */
+export function errorHandler(send: SendFailure, logger: Logger) {
   return (error: Error, c: Context<AppEnv>) => {
     if (error instanceof ServiceError) {
       if (error.status === 500) logger.error({ traceId: c.get('traceId'), err: error.message }, 'damaged shapefile');
-      return sendError(c, error.status, error.message, settings, error.retryAfterSeconds);
+      return send(c, error.status, error.message, error.retryAfterSeconds);
     }
     if (error instanceof ClientGoneError) {
       // Nobody reads this answer; the work stopped when the client left.
       return c.body(null, 499 as 400);
     }
-    if (error instanceof URIError) {
-      return sendError(c, 400, 'The query string is not validly percent-encoded.', settings);
-    }
+    if (error instanceof URIError) return send(c, 400, 'The query string is not validly percent-encoded.');
     logger.error({ traceId: c.get('traceId'), err: error }, 'unexpected fault');
-    return sendError(
-      c,
-      500,
-      `An unexpected error occurred while answering this request; quote TraceId '${c.get('traceId')}' when reporting it.`,
-      settings,
-    );
+    return send(c, 500, `An unexpected error occurred while answering this request; quote TraceId '${c.get('traceId')}' when reporting it.`);
   };
 }
+
+/** The envelope's way: sendError with the configured settings. */
+export const envelopeFailure =
+  (settings: ErrorSettings): SendFailure =>
+  (c, status, message, retryAfterSeconds) =>
+    sendError(c, status, message, settings, retryAfterSeconds);

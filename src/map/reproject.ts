@@ -2,11 +2,11 @@
  * From a shapefile's own coordinates to Web Mercator metres, through WGS84 with proj4
  * (datum shifts included, as src/shapefile/crs.ts defines them).
  */
-import type { Position } from 'geojson';
 import proj4 from 'proj4';
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
 import { mapVertices, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
+import { sampledEnvelope } from '../projection/sampled-envelope.ts';
 import { HALF_WORLD, toLonLat, writeWebMercator } from '../projection/web-mercator.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
 import type { Crs } from '../shapefile/types.ts';
@@ -38,9 +38,6 @@ export function shapeToMercator(shape: Shape, toMercator: ToMercator, fid: numbe
   return projected;
 }
 
-/** Points sampled along each edge: enough to follow the curve a projected edge makes in the other projection. */
-const EDGE_SAMPLES = 16;
-
 /**
  * The Web Mercator box around a box in the file's units, within the Web Mercator world.
  * Edges are sampled, since a straight edge in one projection is a curve in another; exact
@@ -48,13 +45,15 @@ const EDGE_SAMPLES = 16;
  */
 export function bboxToMercator(box: BBox, toMercator: ToMercator): BBox {
   const out = new Float64Array(2);
-  return clampToWorld(
-    transformBox(box, ([x, y]) => {
-      toMercator(x, y, out, 0);
-      return [out[0], out[1]];
-    }),
-  );
+  const envelope = sampledEnvelope(box, (x, y) => {
+    toMercator(x, y, out, 0);
+    return out;
+  });
+  return clampToWorld(envelope ?? UNPLACED);
 }
+
+/** What clampToWorld makes the whole world of. */
+const UNPLACED: BBox = { xmin: NaN, ymin: NaN, xmax: NaN, ymax: NaN };
 
 /**
  * A box clamped to the Web Mercator world (±180°, ±85.0511°), so that no extent reaches
@@ -82,32 +81,8 @@ export function clampToWorld(box: BBox): BBox {
  */
 export function mercatorBoxToFile(box: BBox, crs: Crs): BBox | undefined {
   const inverse = crs.proj4 ? proj4(crs.proj4, 'WGS84').inverse : undefined;
-  const toFile = ([x, y]: Position): Position => {
+  return sampledEnvelope(box, (x, y) => {
     const { lon, lat } = toLonLat({ x, y });
     return inverse ? inverse([lon, lat]) : [lon, lat];
-  };
-  const result = transformBox(box, toFile);
-  return [result.xmin, result.ymin, result.xmax, result.ymax].every(Number.isFinite) ? result : undefined;
-}
-
-function transformBox(box: BBox, transform: (position: Position) => Position): BBox {
-  const result: BBox = { xmin: Infinity, ymin: Infinity, xmax: -Infinity, ymax: -Infinity };
-  const add = (x: number, y: number) => {
-    const [mx, my] = transform([x, y]);
-    result.xmin = Math.min(result.xmin, mx);
-    result.xmax = Math.max(result.xmax, mx);
-    result.ymin = Math.min(result.ymin, my);
-    result.ymax = Math.max(result.ymax, my);
-  };
-  // Weighted sums rather than min + t * (max - min): the difference of two huge values can overflow.
-  const along = (from: number, to: number, t: number) => from * (1 - t) + to * t;
-  const samples = box.xmin === box.xmax && box.ymin === box.ymax ? 1 : EDGE_SAMPLES;
-  for (let i = 0; i < samples; i++) {
-    const t = i / samples;
-    add(along(box.xmin, box.xmax, t), box.ymin);
-    add(box.xmax, along(box.ymin, box.ymax, t));
-    add(along(box.xmax, box.xmin, t), box.ymax);
-    add(box.xmin, along(box.ymax, box.ymin, t));
-  }
-  return result;
+  });
 }

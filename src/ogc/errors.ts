@@ -4,11 +4,9 @@
  * They are told apart by path, since the key is checked (401) before any route is chosen.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Logger } from 'pino';
 import { reasonPhrase } from '../envelope/model.ts';
-import { ServiceError } from '../errors.ts';
 import type { AppEnv } from '../http/context.ts';
-import { ClientGoneError } from '../http/request-signal.ts';
+import type { SendFailure } from '../http/errors.ts';
 import { MEDIA_TYPES } from './links.ts';
 
 /** Whether a (lower-cased) request path lies under /ogc. */
@@ -22,25 +20,11 @@ export function sendException(c: Context<AppEnv>, status: number, description: s
   return c.body(JSON.stringify({ code, description }), status as 400, { 'Content-Type': MEDIA_TYPES.json });
 }
 
-/** Hono's onError for /ogc: as the envelope's handler (src/http/errors.ts) decides, in OGC's format. */
-export function ogcErrorHandler(logger: Logger) {
-  return (error: Error, c: Context<AppEnv>): Response => {
-    if (error instanceof ServiceError) {
-      if (error.status === 500) logger.error({ traceId: c.get('traceId'), err: error.message }, 'damaged shapefile');
-      if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
-      return sendException(c, error.status, error.message);
-    }
-    // Nobody reads this answer; the work stopped when the client left.
-    if (error instanceof ClientGoneError) return c.body(null, 499 as 400);
-    if (error instanceof URIError) return sendException(c, 400, 'The request is not validly percent-encoded.');
-    logger.error({ traceId: c.get('traceId'), err: error }, 'unexpected fault');
-    return sendException(
-      c,
-      500,
-      `An unexpected error occurred while answering this request; quote the X-Trace-Id header ('${c.get('traceId')}') when reporting it.`,
-    );
-  };
-}
+/** The exception document with a Retry-After where one is due: /ogc's way of failing (http/errors.ts decides what failed). */
+export const ogcFailure: SendFailure = (c, status, message, retryAfterSeconds) => {
+  if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
+  return sendException(c, status, message);
+};
 
 /** OGC API – Features is read-only: other methods answer 405 here, before the envelope's check sees them. */
 export function onlyGetOrHead(): MiddlewareHandler<AppEnv> {

@@ -13,6 +13,8 @@ import { mapQuerySchema } from '../params/map.ts';
 import { styleFields } from '../params/style.ts';
 import { spelledParameter } from '../params/spelling.ts';
 import type { Theme } from '../themes/theme.ts';
+import { apiDefinition } from '../ogc/openapi.ts';
+import { ogcQueries } from '../ogc/parameters.ts';
 import { envelopeSchema, featureImageSchema, hotSpotSchema } from './envelope-schema.ts';
 import { queryParameters } from './parameters.ts';
 
@@ -39,10 +41,11 @@ const CACHING_HEADERS = {
 
 export interface DocumentSources {
   limits: Config['limits'];
+  ogc: Config['ogc'];
   themes: ReadonlyMap<string, Theme>;
 }
 
-export function openApiDocument({ limits, themes }: DocumentSources): Record<string, unknown> {
+export function openApiDocument({ limits, ogc, themes }: DocumentSources): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
@@ -74,6 +77,8 @@ export function openApiDocument({ limits, themes }: DocumentSources): Record<str
           mapQuerySchema(limits),
         ),
       },
+      ...ogcPaths(ogc),
+      ...PUBLIC_PATHS,
     },
     components: {
       schemas: componentSchemas(),
@@ -105,6 +110,59 @@ function imageOperation(operationId: string, summary: string, description: strin
   return { operationId, summary, description, parameters, responses };
 }
 
+/**
+ * /ogc's operations, as its own API definition (/ogc/api) describes them; the documents it
+ * answers with are OGC's, linked rather than referenced (a client generator would have to
+ * fetch them).
+ */
+function ogcPaths(limits: Config['ogc']): Record<string, unknown> {
+  const { paths } = apiDefinition(ogcQueries(limits))('/ogc') as { paths: Record<string, unknown> };
+  return Object.fromEntries(Object.entries(paths).map(([path, item]) => [`/ogc${path === '/' ? '' : path}`, linkingOgcSchemas(item)]));
+}
+
+function linkingOgcSchemas(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(linkingOgcSchemas);
+  if (typeof value !== 'object' || value === null) return value;
+  const { $ref } = value as { $ref?: unknown };
+  if (typeof $ref === 'string' && $ref === '#/components/schemas/exception') return { $ref: '#/components/schemas/OgcException' };
+  if (typeof $ref === 'string' && /^https?:/.test($ref)) return { type: 'object', externalDocs: { description: "OGC's schema", url: $ref } };
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, linkingOgcSchemas(inner)]));
+}
+
+const publicOperation = (summary: string, type: string, description?: string) => ({
+  get: {
+    summary,
+    ...(description ? { description } : {}),
+    security: [],
+    responses: { 200: { description: 'OK', content: { [type]: {} } } },
+  },
+});
+
+/** How /ogc answers errors (decisions.md): OGC's exception, with the HTTP status. */
+const OGC_EXCEPTION = {
+  type: 'object',
+  required: ['code'],
+  properties: { code: { type: 'string' }, description: { type: 'string' } },
+};
+
+/** Routes that need no key (decisions.md). */
+const PUBLIC_PATHS = {
+  '/': publicOperation('The playground: try the operations in a browser', 'text/html'),
+  '/docs': publicOperation('An interactive reference of this description', 'text/html'),
+  '/openapi.json': publicOperation('This description', 'application/vnd.oai.openapi+json;version=3.1'),
+  '/health': publicOperation('Whether the process is alive', 'application/json'),
+  '/ready': {
+    get: {
+      ...publicOperation('Whether the service can answer', 'application/json').get,
+      responses: {
+        200: { description: 'Data folder readable, drawing workers up, basemaps not failing.', content: { 'application/json': {} } },
+        503: { description: 'Not ready; the body names what is not.', content: { 'application/json': {} } },
+      },
+    },
+  },
+  '/metrics': publicOperation('Prometheus metrics', 'text/plain; version=0.0.4'),
+};
+
 /** The envelope and the schemas it names, with references as OpenAPI resolves them. */
 function componentSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
@@ -112,7 +170,7 @@ function componentSchemas(): Record<string, unknown> {
   registry.add(featureImageSchema, { id: 'ShapefileFeatureImage' });
   registry.add(hotSpotSchema, { id: 'HotSpot' });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
-  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema)]));
+  return { ...Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema)])), OgcException: OGC_EXCEPTION };
 }
 
 function withoutDialect({ $schema: _dialect, ...schema }: Record<string, unknown>): Record<string, unknown> {

@@ -13,6 +13,15 @@ export interface AttributeField {
   type: AttributeType;
 }
 
+/**
+ * The field a request names: the one spelled so, else the first whose name matches it
+ * ignoring case (decisions.md: field names are case-insensitive).
+ */
+export function fieldNamed(fields: readonly AttributeField[], name: string): AttributeField | undefined {
+  const folded = name.toLowerCase();
+  return fields.find((field) => field.name === name) ?? fields.find((field) => field.name.toLowerCase() === folded);
+}
+
 /** The type decodeRow gives a column's values, from its dBASE type letter. */
 export function attributeType(column: DbfColumn): AttributeType {
   switch (column.type) {

@@ -32,6 +32,19 @@ describe('/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
   });
 
+  it('describes every route: the operations, /ogc, and the public routes without a key', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(
+      [
+        IMAGES, MAP, '/ogc', '/ogc/api', '/ogc/conformance', '/ogc/collections', '/ogc/collections/{collectionId}',
+        '/ogc/collections/{collectionId}/queryables', '/ogc/collections/{collectionId}/items',
+        '/ogc/collections/{collectionId}/items/{featureId}', '/', '/docs', '/openapi.json', '/health', '/ready', '/metrics',
+      ].sort(),
+    );
+    for (const path of ['/', '/docs', '/openapi.json', '/health', '/ready', '/metrics']) expect(document.paths[path].get.security, path).toEqual([]);
+    const items = document.paths['/ogc/collections/{collectionId}/items'].get.parameters.map((parameter: { name: string }) => parameter.name);
+    expect(items).toEqual(expect.arrayContaining(['bbox', 'limit', 'offset', 'properties', 'filter', 'filter-lang']));
+  });
+
   it('names every parameter of the images operation, spelled as the interface spells them', () => {
     expect(parametersOf(IMAGES).map((parameter) => parameter.name).sort()).toEqual(
       [
