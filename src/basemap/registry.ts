@@ -23,9 +23,12 @@ import {
 } from '../sdk/contract.ts';
 import { isBasemapUnavailable } from '../sdk/unavailable.ts';
 
+/** A basemap, and whether a fallback drew it (its provider was unavailable): a picture not to be kept. */
+export type DrawnBasemap = Basemap & { byFallback: boolean };
+
 export interface BasemapRegistry {
   /** The basemap of `request.type` from its provider, or from the fallbacks when that one is unavailable. */
-  render(request: BasemapRequest): Promise<Basemap>;
+  render(request: BasemapRequest): Promise<DrawnBasemap>;
   /** Map types whose latest map, if drawn within the last `withinMs`, failed: no provider of its chain could draw it. */
   failingTypes(withinMs: number): MapType[];
   close(): Promise<void>;
@@ -63,9 +66,9 @@ export async function createBasemapRegistry(
     throw error;
   }
 
-  const renderWith = async (id: string, request: BasemapRequest): Promise<Basemap> => {
+  const renderWith = async (id: string, request: BasemapRequest): Promise<DrawnBasemap> => {
     try {
-      return await providers.get(id)!.render(request);
+      return { ...(await providers.get(id)!.render(request)), byFallback: id !== config.types[request.type] };
     } catch (error) {
       if (!isBasemapUnavailable(error)) throw error;
       const fallback = config.providers[id].fallback;

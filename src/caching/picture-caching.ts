@@ -54,10 +54,11 @@ export function cachedPicture<R extends PictureRequest>(
     if (queryValue(c.req.url, 'key') === undefined) headers.Vary = 'X-API-Key';
 
     if (ifNoneMatchMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers);
+    // Set on the context before the answer is made, not on the answer after: touching a made
+    // answer's headers costs the Node adapter its fast path (0.1 ms a request). An error
+    // answer takes them off again (respond.ts): errors are not cached.
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    c.header('Last-Modified', version.lastModified.toUTCString());
     await next();
-    // Errors carry none of this: they are not cached (respond.ts answers them no-store).
-    if (c.res.status !== 200) return;
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-    c.res.headers.set('Last-Modified', version.lastModified.toUTCString());
   };
 }

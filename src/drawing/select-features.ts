@@ -24,19 +24,35 @@ export interface Selection extends Timed {
   matched: number;
 }
 
+/** A cancellation check every 1,024 rows, besides the one per chunk of the file. */
+const ROWS_PER_CHECKPOINT_MASK = 1023;
+
 export function selectFeatures(job: SelectJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled {
   const shapefile = shapefiles.open(job.files, checkpoint);
   lap('open');
   const filter = compileFilter(job.where, shapefile.fields);
   const fids: number[] = [];
   let matched = 0;
-  const take = (fid: number) => {
-    if (matched++ < job.keep) fids.push(fid);
-  };
   if (job.fids) {
-    for (const fid of job.fids) if (filter.matches(shapefile.readAttributes(fid))) take(fid);
+    // A listed feature is kept or dropped as it is: a null shape listed in fid is a 404, as without where.
+    for (const fid of job.fids) {
+      if (filter.matches(shapefile.readAttributes(fid)) && matched++ < job.keep) fids.push(fid);
+    }
   } else {
-    for (const { row, values } of shapefile.attributeRows(filter.fields, checkpoint)) if (filter.matches(values)) take(row);
+    // Selected features are those that can be drawn, as a map of the whole file draws only
+    // those. Past `keep` the request is refused anyway: matches are only counted then,
+    // without reading the index for each.
+    for (const { row, values } of shapefile.attributeRows(filter.fields, checkpoint)) {
+      // A costly filter (LIKE patterns over long text) must still stop within its budget.
+      if ((row & ROWS_PER_CHECKPOINT_MASK) === 0) checkpoint();
+      if (!filter.matches(values)) continue;
+      if (matched >= job.keep) {
+        matched++;
+      } else if (shapefile.drawsGeometry(row)) {
+        fids.push(row);
+        matched++;
+      }
+    }
   }
   lap('select');
   return { result: { fids, matched } satisfies Omit<Selection, 'stages'> };

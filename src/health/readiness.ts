@@ -1,9 +1,11 @@
 /**
- * Whether this instance can serve: its data folder opens, a drawing worker serves jobs, and
- * no map type's latest map failed within the last minute. Cheap enough to be asked every
- * second: one opendir with a timeout, and what the pool and the basemap registry already
- * know. No tile server is probed: a provider is judged by the maps it drew, so a basemap
- * drawn locally (embedded, pmtiles), or not asked for lately, never holds readiness back.
+ * Whether this instance can serve: its data folder opens and a drawing worker serves jobs.
+ * The basemaps are reported beside (no map type's latest map failed within the last
+ * minute) but do not make the instance unready: a tile server that is down is down for
+ * every instance alike, and taking them all out of the load balancer would stop the images
+ * and /ogc too; a client could even cause it with a map the provider refuses. Cheap enough
+ * to be asked every second: one opendir with a timeout, and what the pool and the basemap
+ * registry already know; no tile server is probed.
  */
 import { opendir } from 'node:fs/promises';
 import type { BasemapRegistry } from '../basemap/registry.ts';
@@ -37,7 +39,7 @@ export async function checkReadiness({ dataDir, drawing, basemaps }: ReadinessSo
     drawingWorkers: workersReady > 0 ? OK : `0 of ${drawing.workers} workers ready`,
     basemaps: failing.length === 0 ? OK : `the latest ${failing.join(', ')} map failed within the last minute`,
   };
-  return { ready: Object.values(checks).every((outcome) => outcome === OK), checks };
+  return { ready: checks.dataFolder === OK && checks.drawingWorkers === OK, checks };
 }
 
 /** The folder opens (it exists, is a folder, may be read) within DATA_FOLDER_TIMEOUT_MS. */

@@ -23,8 +23,13 @@ export async function sendEnvelope(
   settings: EnvelopeSettings,
 ): Promise<Response> {
   const status = envelope.statusCode as 200;
-  // An error describes this moment (overload, a file being replaced), not the resource.
-  if (status !== 200) c.header('Cache-Control', 'no-store');
+  // An error describes this moment (overload, a file being replaced), not the resource: no
+  // validators, and not to be kept.
+  if (status !== 200) {
+    c.header('Cache-Control', 'no-store');
+    c.header('ETag', undefined);
+    c.header('Last-Modified', undefined);
+  }
   const firstImage = envelope.resource?.images[0];
   const imageType = IMAGE_CONTENT_TYPES[format];
   if (imageType && firstImage) {

@@ -155,7 +155,7 @@ const PUBLIC_PATHS = {
     get: {
       ...publicOperation('Whether the service can answer', 'application/json').get,
       responses: {
-        200: { description: 'Data folder readable, drawing workers up, basemaps not failing.', content: { 'application/json': {} } },
+        200: { description: 'Data folder readable, drawing workers up; failing basemaps are named.', content: { 'application/json': {} } },
         503: { description: 'Not ready; the body names what is not.', content: { 'application/json': {} } },
       },
     },

@@ -25,6 +25,8 @@ export interface MapResult {
   collection: ImageCollection;
   /** The basemap provider's attribution, for the envelope's Copyright. */
   attribution: string;
+  /** A fallback drew the basemap: the picture is not what the request stands for, and is not to be kept. */
+  byFallback: boolean;
 }
 
 /**
@@ -87,5 +89,6 @@ export async function createMap(
   return {
     collection: { itemId: 1, shapefile: files.name, images: [{ itemId: 1, featureId: -1, ...drawn }] },
     attribution: basemap.attribution.trim(),
+    byFallback: basemap.byFallback,
   };
 }

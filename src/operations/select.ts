@@ -25,7 +25,8 @@ export async function selectRefs(
   timing?: RequestTiming,
 ): Promise<FeatureRef[]> {
   const fids = listed && [...new Set(listed.map((ref) => ref.parent))];
-  const selection = await drawing.select({ files, where, fids, keep: limit.max }, signal);
+  // A list is within the limit already; a scan keeps up to the limit and counts past it.
+  const selection = await drawing.select({ files, where, fids, keep: fids ? fids.length : limit.max }, signal);
   timing?.job(selection.stages);
   if (selection.matched === 0) {
     throw new NotFoundError(`No feature ${listed ? 'listed in fid ' : ''}of shapefile '${files.name}' matches the filter in 'where'.`);

@@ -18,7 +18,7 @@ import type { FeatureCache } from './feature-cache.ts';
 import { openInside, unchangedOnDisk, type NamedFile } from './open-inside.ts';
 import { readSideFile } from './positional-read.ts';
 import { openShp, type RawRecord } from './shp-file.ts';
-import { decodeRecord, maxVertices } from './shp-record.ts';
+import { decodeRecord, drawsGeometry, maxVertices, RECORD_COUNTS_BYTES } from './shp-record.ts';
 import { shxLayer } from './shx-file.ts';
 import { ShapeType, type Crs } from './types.ts';
 
@@ -62,6 +62,8 @@ export interface OpenShapefile {
    * `.shp` read): what a request's budget is checked against before any decoding.
    */
   vertexBound(fid: number): number;
+  /** Whether record `fid` has something to draw (not a null shape, not without points), from its first bytes. */
+  drawsGeometry(fid: number): boolean;
   /**
    * Record `fid` decoded (null for a Null shape); NotFoundError past the last record or
    * when its `.dbf` row is marked deleted.
@@ -160,6 +162,10 @@ function readFileSet(
     vertexBound(fid) {
       checkFid(fid);
       return maxVertices(recordType, index.locate(fid).contentBytes);
+    },
+    drawsGeometry(fid) {
+      checkFid(fid);
+      return drawsGeometry(shp.recordStart(index, fid, RECORD_COUNTS_BYTES));
     },
     readShape(fid, options) {
       checkFid(fid);

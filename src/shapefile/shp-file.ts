@@ -41,6 +41,8 @@ export interface ShpFile {
   readonly header: MainHeader;
   /** Record `fid`, delimited by `index` as GDAL delimits it: one read. */
   readRecord(index: RecordIndex, fid: number): ShpRecord;
+  /** The first `bytes` of record `fid`'s content (fewer when it is shorter): one small read. */
+  recordStart(index: RecordIndex, fid: number, bytes: number): Uint8Array;
   /**
    * The records at `locations` (in id order), each delimited as GDAL delimits it. Records
    * that follow one another in the file are read in large chunks; a record out of file
@@ -64,6 +66,10 @@ export function openShp({ fd: shp, stats, file }: NamedFile): ShpFile {
   return {
     file,
     header,
+    recordStart(index, fid, bytes) {
+      const location = index.locate(fid);
+      return readAt(shp, location.offset + RECORD_HEADER_BYTES, Math.min(bytes, location.contentBytes));
+    },
     readRecord(index, fid) {
       const location = index.locate(fid);
       const read = readAt(shp, location.offset, RECORD_HEADER_BYTES + location.contentBytes);

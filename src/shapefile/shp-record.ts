@@ -75,6 +75,24 @@ export function hasZ(shapeType: number): boolean {
  * An M block is optional in every type, and a Z record in a file without Z only takes more
  * bytes a vertex, so neither is counted. A point has one vertex whatever its length.
  */
+/** How much of a record's content drawsGeometry() needs: the type, box and counts. */
+export const RECORD_COUNTS_BYTES = POLY_PARTS_OFFSET;
+
+/**
+ * Whether a record, by its first RECORD_COUNTS_BYTES, has something to draw: not a null
+ * shape, and (lines, polygons, multipoints) not without parts or points, as GDAL reads
+ * such records as features without geometry. A record too short to say is left to decoding.
+ */
+export function drawsGeometry(head: Uint8Array): boolean {
+  if (head.length < 4) return true;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const base = baseShapeType(view.getInt32(0, true));
+  if (base === ShapeType.Null) return false;
+  if (base === ShapeType.Point) return true;
+  if (base === ShapeType.MultiPoint) return head.length < MULTIPOINT_POINTS_OFFSET || view.getInt32(36, true) > 0;
+  return head.length < POLY_PARTS_OFFSET || (view.getInt32(36, true) > 0 && view.getInt32(40, true) > 0);
+}
+
 export function maxVertices(recordType: number, contentBytes: number): number {
   const base = baseShapeType(recordType);
   if (base === ShapeType.Point) return 1;

@@ -186,9 +186,9 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
     // A job whose buffers went to the dead worker cannot be sent again.
     for (const job of held) if (job.transfer.length > 0) job.reject(crashed);
     queue.unshift(...held.filter((job) => !job.settled));
-    // A worker that dies before it could serve would die again: the waiting jobs fail with
-    // its reason rather than wait for a worker that never comes.
-    if (!slot.ready) for (const job of queue.splice(0)) job.reject(crashed);
+    // A worker that dies before it could serve would die again: with no other serving, the
+    // waiting jobs fail with its reason rather than wait for a worker that never comes.
+    if (!slot.ready && ![...slots].some((other) => other.ready)) for (const job of queue.splice(0)) job.reject(crashed);
     dispatch();
   }
 

@@ -148,7 +148,7 @@ describe('If-None-Match', () => {
     expect(await notModified({}, `W/${strong}`)).toBe(true);
     expect(await notModified({ format: 'json' }, weak)).toBe(true);
     expect(await notModified({ format: 'json' }, weak.slice(2))).toBe(true);
-    expect(await notModified({ format: 'json' }, '*')).toBe(true);
+    expect(await notModified({ format: 'json' }, '*')).toBe(false);
     expect(await notModified({}, `"other", ${weak}`)).toBe(false);
     expect(await notModified({ size: '240,320' }, strong)).toBe(false);
   });
@@ -193,6 +193,25 @@ describe('caching headers', () => {
     const server = await startServer({ dataDir: data, render: { workers: 1 }, http: { cacheControl: 'public, max-age=60' } });
     try {
       expect((await image(server, {})).headers.get('cache-control')).toBe('public, max-age=60');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('are not given to a map a fallback provider drew in place of the configured one', async () => {
+    const basemaps = {
+      providers: {
+        down: { plugin: CHECKERBOARD_PLUGIN, options: { unavailable: true }, fallback: 'board' },
+        board: { plugin: CHECKERBOARD_PLUGIN, options: { cell: 64 } },
+      },
+      types: allTypes('down'),
+    };
+    const server = await startServer({ dataDir: data, render: { workers: 1 }, basemaps });
+    try {
+      const response = await fetch(mapUrl(server, { file: 'squares', fid: 0, format: 'png' }));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('etag')).toBeNull();
+      expect(response.headers.get('cache-control')).toBe('no-store');
     } finally {
       await server.close();
     }

@@ -18,7 +18,9 @@ let server: TestServer;
 beforeAll(async () => {
   const dataDir = makeTempDir('where-');
   cpSync(SAMPLE_DATA_DIR, dataDir, { recursive: true });
-  for (const extension of ['shp', 'shx', 'dbf']) cpSync(join(GDAL_FIXTURES, `ogr_attrs.${extension}`), join(dataDir, `ogr_attrs.${extension}`));
+  for (const file of ['ogr_attrs', 'empty_shapes']) {
+    for (const extension of ['shp', 'shx', 'dbf']) cpSync(join(GDAL_FIXTURES, `${file}.${extension}`), join(dataDir, `${file}.${extension}`));
+  }
   server = await startServer({ dataDir, limits: { maxIds: 20, maxMapFeatures: 30 } });
 });
 afterAll(async () => {
@@ -87,6 +89,16 @@ describe('where= on images', () => {
     const unknown = await envelope('images', { file: 'countries', where: "NAAM = 'x'" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.ErrorDetails).toContain("unknown property 'NAAM'");
+  });
+
+  it('selects only features that have a shape to draw, as a map of the whole file draws them', async () => {
+    // empty_shapes (ogr2ogr): records 0, 1, 3 and 4 are null shapes, 2 an empty polygon, 5 a square.
+    const { status, body } = await envelope('images', { file: 'empty_shapes', where: "NAME LIKE 'empty_shapes %'", size: '32,32' });
+    expect(status, JSON.stringify(body.ErrorDetails)).toBe(200);
+    expect((body.Resource.ShapefileFeatureImages as { FeatureId: number }[]).map((image) => image.FeatureId)).toEqual([5]);
+    const listed = await envelope('images', { file: 'empty_shapes', fid: '0,5', where: "NAME LIKE 'empty_shapes %'", size: '32,32' });
+    expect(listed.status).toBe(404);
+    expect(listed.body.ErrorDetails).toContain('has no geometry');
   });
 
   it("requires fid or where, and says so", async () => {

@@ -172,4 +172,20 @@ describe('the playground in a browser', () => {
     await page.screenshot({ path: join(ARTEFACTS, 'playground-map.png'), fullPage: true });
     expect(problems).toEqual([]);
   }, 30_000);
+
+  it('renders /docs, the API reference, from this server alone, without errors', async () => {
+    const outside: string[] = [];
+    const watch = (request: { url(): string }) => {
+      if (!request.url().startsWith(server.url('/'))) outside.push(request.url());
+    };
+    page.on('request', watch);
+    await page.goto(server.url('/docs'));
+    // Swagger UI lists each operation as an "opblock"; the images operation is among them.
+    await page.waitForFunction(() => document.querySelectorAll('.opblock').length > 10);
+    expect(await page.$$eval('.opblock-summary-path', (paths) => paths.map((path) => path.textContent))).toContain('/REST/v1/shapefiles/images');
+    page.off('request', watch);
+    await page.screenshot({ path: join(ARTEFACTS, 'docs.png') });
+    expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 30_000);
 });
