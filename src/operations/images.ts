@@ -12,7 +12,7 @@ import { shapefileForKey } from './shapefile-for-key.ts';
 export interface ImagesServices {
   catalog: DataFolder;
   drawing: DrawingPool;
-  config: { limits: Pick<Config['limits'], 'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings' | 'maxIds'> };
+  config: { limits: Pick<Config['limits'], 'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings' | 'maxIds' | 'maxSize'> };
 }
 
 /**
@@ -37,7 +37,7 @@ export async function createImages(
       ? request.fids!
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxIds', max: limits.maxIds }, signal, timing);
   const groups = request.singleImage ? [fids] : fids.map((ref) => [ref]);
-  checkPixelBudget(groups.length, request.size, request.scale, limits.maxPixelsPerRequest);
+  checkPixelBudget(groups.length, request.size, request.scale, { maxPixels: limits.maxPixelsPerRequest, maxSize: limits.maxSize });
 
   const images: FeatureImage[] = [];
   for (const [index, refs] of groups.entries()) {

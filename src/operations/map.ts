@@ -16,7 +16,7 @@ export interface MapServices {
   drawing: DrawingPool;
   basemaps: BasemapRegistry;
   config: {
-    limits: Pick<Config['limits'], 'maxMapFeatures' | 'maxMapVertices' | 'maxRings' | 'maxPixelsPerRequest'>;
+    limits: Pick<Config['limits'], 'maxMapFeatures' | 'maxMapVertices' | 'maxRings' | 'maxPixelsPerRequest' | 'maxSize'>;
     render: Pick<Config['render'], 'jpegQuality'>;
   };
 }
@@ -44,7 +44,8 @@ export async function createMap(
   const { width, height } = request.size;
   const { maxMapFeatures, maxMapVertices, maxRings } = services.config.limits;
   const limits = { maxMapFeatures, maxMapVertices, maxRings };
-  checkPixelBudget(1, request.size, request.scale, services.config.limits.maxPixelsPerRequest);
+  const { maxPixelsPerRequest: maxPixels, maxSize } = services.config.limits;
+  checkPixelBudget(1, request.size, request.scale, { maxPixels, maxSize });
   const useCache = !request.noCache;
   const files = await shapefileForKey(services.catalog, request.file, grant);
   timing?.lap('catalog');

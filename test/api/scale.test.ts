@@ -313,3 +313,14 @@ describe('format=jpeg on maps', () => {
     expect(Array.from(jpeg.data.subarray((5 * 640 + 320) * 4, (5 * 640 + 320) * 4 + 4))).toEqual([255, 255, 255, 255]);
   });
 });
+
+describe('the real pixels of one picture', () => {
+  it('never pass maxSize squared, whatever the scale: a worker holds what it held before scale', async () => {
+    const { checkPixelBudget } = await import('../../src/operations/pixel-budget.ts');
+    const limits = { maxPixels: 100_000_000, maxSize: 1000 };
+    expect(() => checkPixelBudget(1, { height: 500, width: 500 }, 2, limits)).not.toThrow();
+    expect(() => checkPixelBudget(1, { height: 480, width: 640 }, 2, limits)).toThrow(
+      'One image of size 480,640 at scale 2 would have 1280x960 pixels; at most 1000000 (limits.maxSize squared) are allowed in one image.',
+    );
+  });
+});
