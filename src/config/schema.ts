@@ -154,6 +154,11 @@ export const configSchema = z
         maxLimit: z.number().int().min(1).default(DEFAULT_OGC.maxLimit),
         /** Most vertices (as stored) one page of items, or one item, may hold; past it: 400. */
         maxPageVertices: z.number().int().min(1).default(DEFAULT_OGC.maxPageVertices),
+        /**
+         * The URL clients reach the service at, when a proxy stands between (TLS, a path
+         * prefix): /ogc's links are made on it; without it, on the origin a request came to.
+         */
+        publicUrl: z.url({ protocol: /^https?$/ }).optional(),
       })
       .strict()
       .default(DEFAULT_OGC),

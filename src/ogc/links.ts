@@ -20,9 +20,21 @@ export const MEDIA_TYPES = {
 /** The OGC link relation of a collection's queryables (OGC API – Features Part 3). */
 export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
 
-/** The URL of the landing page, /ogc, on the origin of `requestUrl`. */
+/**
+ * `requestUrl` as clients outside reach it: on `publicUrl`'s origin and under its path when
+ * one is configured (a proxy that terminates TLS, or serves the service under a prefix).
+ */
+export function publicRequestUrl(requestUrl: string, publicUrl: string | undefined): string {
+  if (publicUrl === undefined) return requestUrl;
+  const { pathname, search } = new URL(requestUrl);
+  const base = new URL(publicUrl);
+  return `${base.origin}${base.pathname.replace(/\/$/, '')}${pathname}${search}`;
+}
+
+/** The URL of the landing page, /ogc, on the origin (and under the path prefix) of `requestUrl`. */
 export function ogcBase(requestUrl: string): string {
-  return `${new URL(requestUrl).origin}/ogc`;
+  const { origin, pathname } = new URL(requestUrl);
+  return `${origin}${pathname.slice(0, pathname.toLowerCase().indexOf('/ogc'))}/ogc`;
 }
 
 export function collectionHref(base: string, name: string): string {

@@ -13,7 +13,7 @@ import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { collectionDocument, collectionsDocument, conformance, landingPage, queryablesDocument } from './documents.ts';
 import { onlyGetOrHead } from './errors.ts';
 import { featureBytes, featureCollectionBytes } from './feature-documents.ts';
-import { collectionHref, MEDIA_TYPES, ogcBase, requestHref, type Link } from './links.ts';
+import { collectionHref, MEDIA_TYPES, ogcBase, publicRequestUrl, requestHref, type Link } from './links.ts';
 import { apiDefinition, honoPath, OPERATIONS } from './openapi.ts';
 import { ogcQueries, readQuery } from './parameters.ts';
 
@@ -25,6 +25,8 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   const limits = { maxPageVertices: config.ogc.maxPageVertices, maxRings: config.limits.maxRings };
   const ogc = new Hono<AppEnv>();
   const route = (operation: keyof typeof OPERATIONS) => honoPath(OPERATIONS[operation].path);
+  /** The request's URL as links must name it (ogc.publicUrl behind a proxy). */
+  const linkUrl = (c: Context<AppEnv>) => publicRequestUrl(c.req.url, config.ogc.publicUrl);
 
   const describe = async (c: Context<AppEnv>, files: ShapefileFiles[]): Promise<DescribedCollection[]> => {
     const { collections, stages } = await drawing.describeCollections({ files }, c.get('signal'));
@@ -42,7 +44,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
 
   ogc.get(route('landing'), (c) => {
     readQuery(queries.landing, c.req.url);
-    return sendJson(c, landingPage(ogcBase(c.req.url)));
+    return sendJson(c, landingPage(ogcBase(linkUrl(c))));
   });
 
   ogc.get(route('conformance'), (c) => {
@@ -52,7 +54,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
 
   ogc.get(route('api'), (c) => {
     readQuery(queries.api, c.req.url);
-    return sendJson(c, definition(ogcBase(c.req.url)), MEDIA_TYPES.openapi);
+    return sendJson(c, definition(ogcBase(linkUrl(c))), MEDIA_TYPES.openapi);
   });
 
   ogc.get(route('collections'), admitted, async (c) => {
@@ -67,17 +69,17 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
       if (entry.status !== 404) logger.warn({ traceId: c.get('traceId'), problem: entry.problem }, 'collection left out');
       return [];
     });
-    return sendJson(c, collectionsDocument(collections, ogcBase(c.req.url)));
+    return sendJson(c, collectionsDocument(collections, ogcBase(linkUrl(c))));
   });
 
   ogc.get(route('collection'), admitted, async (c) => {
     readQuery(queries.collection, c.req.url);
-    return sendJson(c, collectionDocument(await describeOne(c), ogcBase(c.req.url)));
+    return sendJson(c, collectionDocument(await describeOne(c), ogcBase(linkUrl(c))));
   });
 
   ogc.get(route('queryables'), admitted, async (c) => {
     readQuery(queries.queryables, c.req.url);
-    return sendJson(c, queryablesDocument(await describeOne(c), ogcBase(c.req.url)), MEDIA_TYPES.jsonSchema);
+    return sendJson(c, queryablesDocument(await describeOne(c), ogcBase(linkUrl(c))), MEDIA_TYPES.jsonSchema);
   });
 
   ogc.get(route('items'), admitted, async (c) => {
@@ -91,15 +93,15 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     c.get('timing')?.job(page.stages);
     const { offset, limit } = query;
     const links: Link[] = [
-      { href: requestHref(c.req.url), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This page' },
-      { href: collectionHref(ogcBase(c.req.url), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
+      { href: requestHref(linkUrl(c)), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This page' },
+      { href: collectionHref(ogcBase(linkUrl(c)), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
     ];
     if (offset + limit < page.numberMatched) {
-      links.push({ href: requestHref(c.req.url, { offset: String(offset + limit), limit: String(limit) }), rel: 'next', type: MEDIA_TYPES.geojson, title: 'The next page' });
+      links.push({ href: requestHref(linkUrl(c), { offset: String(offset + limit), limit: String(limit) }), rel: 'next', type: MEDIA_TYPES.geojson, title: 'The next page' });
     }
     if (offset > 0) {
       const previous = String(Math.max(0, offset - limit));
-      links.push({ href: requestHref(c.req.url, { offset: previous, limit: String(limit) }), rel: 'prev', type: MEDIA_TYPES.geojson, title: 'The previous page' });
+      links.push({ href: requestHref(linkUrl(c), { offset: previous, limit: String(limit) }), rel: 'prev', type: MEDIA_TYPES.geojson, title: 'The previous page' });
     }
     return sendBytes(c, featureCollectionBytes(page, links), MEDIA_TYPES.geojson);
   });
@@ -115,8 +117,8 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     const { feature, stages } = await drawing.featureItem({ files, fid: Number(id), properties: query.properties, limits }, c.get('signal'));
     c.get('timing')?.job(stages);
     const links: Link[] = [
-      { href: requestHref(c.req.url), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This feature' },
-      { href: collectionHref(ogcBase(c.req.url), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
+      { href: requestHref(linkUrl(c)), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This feature' },
+      { href: collectionHref(ogcBase(linkUrl(c)), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
     ];
     return sendBytes(c, featureBytes(feature, links), MEDIA_TYPES.geojson);
   });

@@ -31,6 +31,18 @@ describe('the landing page', () => {
     });
   });
 
+  it('links on the configured public URL behind a proxy (TLS, a path prefix), the query kept, the key not', async () => {
+    const proxied = await startOgcServer({ ogc: { publicUrl: 'https://maps.example.org/geo/' } });
+    try {
+      const landing = await get(proxied, '/ogc');
+      expect(linkTo(landing.body, 'data')!.href).toBe('https://maps.example.org/geo/ogc/collections');
+      const page = await get(proxied, `/ogc/collections/squares/items?limit=1&key=${TEST_KEY}`);
+      expect(linkTo(page.body, 'next')!.href).toBe('https://maps.example.org/geo/ogc/collections/squares/items?limit=1&offset=1');
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('answers in any case of the path, and to HEAD', async () => {
     expect((await get(server, '/OGC/Conformance')).status).toBe(200);
     expect((await get(server, '/ogc', TEST_KEY, { method: 'HEAD' })).status).toBe(200);
