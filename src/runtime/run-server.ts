@@ -44,6 +44,11 @@ export async function runServer(runtime: Runtime): Promise<void> {
 async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promise<void> {
   const load = () => loadConfig(process.env, commandLine);
   let config = load();
+  // SIGHUP's default is to end the process: a reload asked for while the server starts
+  // (systemctl reload) waits until it has started instead.
+  let reloadAsked = false;
+  const askReload = () => void (reloadAsked = true);
+  if (process.platform !== 'win32') process.on('SIGHUP', askReload);
   const logger = pino({ level: config.logLevel });
   const services = await createServices(config, logger);
   const app = buildApp(services);
@@ -61,5 +66,10 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
   void loadXmlBuilder();
 
   stopGracefullyOn(['SIGINT', 'SIGTERM'], { listener, services, requestTimeoutMs: config.limits.requestTimeoutMs, logger });
-  if (process.platform !== 'win32') process.on('SIGHUP', () => (config = reloadConfiguration(config, load, services)));
+  if (process.platform !== 'win32') {
+    const reload = () => void (config = reloadConfiguration(config, load, services));
+    process.off('SIGHUP', askReload);
+    process.on('SIGHUP', reload);
+    if (reloadAsked) reload();
+  }
 }
