@@ -162,9 +162,9 @@ function contains(outer: BBox, inner: BBox): boolean {
   return outer.xmin <= inner.xmin && outer.xmax >= inner.xmax && outer.ymin <= inner.ymin && outer.ymax >= inner.ymax;
 }
 
-/** The features the filter selects: the drawing pool's `select` job, run here, every match kept. */
+/** The features the filter selects, null geometries included: the drawing pool's `select` job, run here, every match kept. */
 function idsMatching(files: ShapefileFiles, filter: string, context: DrawingContext): Uint32Array {
-  const { result } = selectFeatures({ files, where: filter, keep: Number.MAX_SAFE_INTEGER }, context);
+  const { result } = selectFeatures({ files, where: filter, keep: Number.MAX_SAFE_INTEGER, drawableOnly: false }, context);
   return Uint32Array.from((result as Selection).fids);
 }
 

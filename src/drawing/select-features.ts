@@ -15,6 +15,8 @@ export interface SelectJob {
   fids?: number[];
   /** Matching ids kept at most; the rest are only counted. */
   keep: number;
+  /** A scan leaves out features with nothing to draw (images and maps); /ogc lists them. */
+  drawableOnly: boolean;
 }
 
 export interface Selection extends Timed {
@@ -39,16 +41,16 @@ export function selectFeatures(job: SelectJob, { shapefiles, checkpoint, lap }: 
       if (filter.matches(shapefile.readAttributes(fid)) && matched++ < job.keep) fids.push(fid);
     }
   } else {
-    // Selected features are those that can be drawn, as a map of the whole file draws only
-    // those. Past `keep` the request is refused anyway: matches are only counted then,
-    // without reading the index for each.
+    // With drawableOnly, features are those that can be drawn, as a map of the whole file
+    // draws only those. Past `keep` the request is refused anyway: matches are only counted
+    // then, without reading the record for each.
     for (const { row, values } of shapefile.attributeRows(filter.fields, checkpoint)) {
       // A costly filter (LIKE patterns over long text) must still stop within its budget.
       if ((row & ROWS_PER_CHECKPOINT_MASK) === 0) checkpoint();
       if (!filter.matches(values)) continue;
       if (matched >= job.keep) {
         matched++;
-      } else if (shapefile.drawsGeometry(row)) {
+      } else if (!job.drawableOnly || shapefile.drawsGeometry(row)) {
         fids.push(row);
         matched++;
       }
