@@ -51,9 +51,6 @@ const CACHE_BYTES = 16 * 1024 * 1024;
 const BYTES_PER_ENTRY = 256;
 
 const cache = new LRUCache<string, FeatureSelection>({ maxSize: CACHE_BYTES, sizeCalculation: (selection) => BYTES_PER_ENTRY + (selection.kind === 'ids' ? selection.ids : selection.missing).byteLength });
-/** A number per opened version of a file: a file replaced on disk is opened anew, and so never answered from the cache. */
-const versions = new WeakMap<OpenShapefile, number>();
-let lastVersion = 0;
 
 /** How the records a bbox cannot settle by their bounding boxes are read and placed in lon/lat. */
 export interface ShapeReading {
@@ -84,9 +81,8 @@ export function featureSelection(
 }
 
 function cached<Selected extends FeatureSelection>(shapefile: OpenShapefile, query: string, select: () => Selected): Selected {
-  let version = versions.get(shapefile);
-  if (version === undefined) versions.set(shapefile, (version = ++lastVersion));
-  const key = `${version}\0${query}`;
+  // By the version on disk, not the open file: one closed to make room and opened again unchanged keeps its selections.
+  const key = `${shapefile.version}\0${query}`;
   let selection = cache.get(key) as Selected | undefined;
   if (!selection) cache.set(key, (selection = select()));
   return selection;

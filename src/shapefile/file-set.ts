@@ -57,6 +57,8 @@ export interface OpenShapefile {
   readonly crs: Crs;
   /** Side files that were present but are not used, for the log. */
   readonly problems: string[];
+  /** Which version of the files on disk this is (device, inode, size, modification of each): equal when reopened unchanged. */
+  readonly version: string;
   /**
    * The most vertices record `fid` can hold, from its length in the index alone (no
    * `.shp` read): what a request's budget is checked against before any decoding.
@@ -159,6 +161,7 @@ function readFileSet(
     bbox,
     crs,
     problems,
+    version: versionKey,
     vertexBound(fid) {
       checkFid(fid);
       return maxVertices(recordType, index.locate(fid).contentBytes);
