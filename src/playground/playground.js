@@ -79,6 +79,20 @@ async function failureOf(/** @type {Response} */ response) {
   return `${response.status} ${response.statusText}`;
 }
 
+/** The themes this server has: the images operation's `theme` choices, from its API description. */
+async function loadThemes() {
+  try {
+    const response = await fetch('/openapi.json');
+    if (!response.ok) return;
+    /** @type {{ paths: Record<string, { get: { parameters: { name: string, schema: { enum?: string[] } }[] } }> }} */
+    const description = await response.json();
+    const theme = description.paths['/REST/v1/shapefiles/images'].get.parameters.find((parameter) => parameter.name === 'theme');
+    themeSelect.append(...(theme?.schema.enum ?? []).map((name) => new Option(name, name)));
+  } catch {
+    // Without the list the style parameters still work.
+  }
+}
+
 async function loadCatalog() {
   catalogStatus.textContent = 'Loading the catalog…';
   fileSelect.replaceChildren();
@@ -408,4 +422,5 @@ keyInput.addEventListener('change', () => {
 });
 copyButton.addEventListener('click', copyRequestUrl);
 syncOptions();
+loadThemes();
 loadCatalog();

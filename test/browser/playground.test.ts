@@ -79,6 +79,8 @@ describe('the playground in a browser', () => {
   async function openPlayground() {
     const response = await page.goto(server.url('/'));
     await page.waitForSelector('#file option[value="countries"]');
+    // The themes come from the server's own API description.
+    await page.waitForSelector('#theme option[value="SteelGrid"]');
     return response;
   }
 
