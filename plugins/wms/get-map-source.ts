@@ -7,7 +7,7 @@
  * one.
  */
 import { LRUCache } from 'lru-cache';
-import { BasemapUnavailableError, untilAborted, type PlacedImage, type ProviderMetrics } from '../../src/sdk/plugin.ts';
+import { BasemapUnavailableError, boundedBody, untilAborted, type PlacedImage, type ProviderMetrics } from '../../src/sdk/plugin.ts';
 import { serviceExceptionText } from './service-exception.ts';
 
 export interface MapImage {
@@ -29,8 +29,11 @@ export interface GetMapSourceOptions {
 }
 
 export interface GetMapSource {
-  /** The image the GetMap `url` answers; `signal` ends the wait (the map's time is up). */
-  get(url: string, signal: AbortSignal): Promise<MapImage>;
+  /**
+   * The image the GetMap `url` answers, of at most `maxBytes` (an answer past it makes the
+   * basemap unavailable); `signal` ends the wait (the map's time is up).
+   */
+  get(url: string, maxBytes: number, signal: AbortSignal): Promise<MapImage>;
 }
 
 /** What an entry costs besides its bytes (the URL key, wrapper, cache bookkeeping). */
@@ -42,10 +45,10 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
     sizeCalculation: (image) => ENTRY_OVERHEAD_BYTES + image.bytes.length,
   });
   const inFlight = new Map<string, SharedFetch>();
-  const share = (url: string): SharedFetch => {
+  const share = (url: string, maxBytes: number): SharedFetch => {
     options.metrics?.tileCacheMiss();
     const stop = new AbortController();
-    const fetching: SharedFetch = { image: fetchImage(url, options, stop.signal), stop, waiting: 0 };
+    const fetching: SharedFetch = { image: fetchImage(url, maxBytes, options, stop.signal), stop, waiting: 0 };
     inFlight.set(url, fetching);
     void fetching.image.then(
       // An image larger than the whole cache is not kept (lru-cache's maxEntrySize is maxSize).
@@ -58,14 +61,14 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
     return fetching;
   };
   return {
-    async get(url, signal) {
+    async get(url, maxBytes, signal) {
       const cached = cache.get(url);
       if (cached) {
         options.metrics?.tileCacheHit();
         return cached;
       }
       if (signal.aborted) throw new BasemapUnavailableError(options.provider, 'the map ran out of time.');
-      const fetching = inFlight.get(url) ?? share(url);
+      const fetching = inFlight.get(url) ?? share(url, maxBytes);
       fetching.waiting++;
       try {
         return await untilAborted(fetching.image, signal, options.provider);
@@ -73,7 +76,11 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
         if (signal.aborted) throw new BasemapUnavailableError(options.provider, 'the map ran out of time while the WMS server was drawing it.');
         throw error;
       } finally {
-        if (--fetching.waiting === 0) fetching.stop.abort();
+        if (--fetching.waiting === 0) {
+          fetching.stop.abort();
+          // A map that comes now must not join a stopped request.
+          if (inFlight.get(url) === fetching) inFlight.delete(url);
+        }
       }
     },
   };
@@ -86,7 +93,7 @@ interface SharedFetch {
   waiting: number;
 }
 
-async function fetchImage(url: string, options: GetMapSourceOptions, signal: AbortSignal): Promise<MapImage> {
+async function fetchImage(url: string, maxBytes: number, options: GetMapSourceOptions, signal: AbortSignal): Promise<MapImage> {
   const unavailable = (reason: string) => new BasemapUnavailableError(options.provider, reason);
   let response: Response;
   let bytes: Uint8Array;
@@ -96,8 +103,11 @@ async function fetchImage(url: string, options: GetMapSourceOptions, signal: Abo
       headers: { 'User-Agent': options.userAgent, Accept: `${options.format}, */*;q=0.1` },
       signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
     });
-    bytes = new Uint8Array(await response.arrayBuffer());
+    const body = await boundedBody(response, maxBytes);
+    if (!body) throw unavailable(`the WMS server answered GetMap with more than ${maxBytes} bytes.`);
+    bytes = body;
   } catch (error) {
+    if (error instanceof BasemapUnavailableError) throw error;
     if (signal.aborted) throw unavailable('the map ran out of time while the WMS server was drawing it.');
     if ((error as Error).name === 'TimeoutError') throw unavailable(`the WMS server did not answer within ${options.timeoutMs} ms.`);
     throw unavailable(`the WMS server cannot be reached (${(error as Error).message}).`);

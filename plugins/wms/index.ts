@@ -80,7 +80,9 @@ export default definePlugin({
     return {
       name: context.name,
       async render({ view, signal }) {
-        const image = await images.get(urlOf(view), signal);
+        // An image is never bigger than its raw pixels (PNG adds a few bytes to a block), plus exception text.
+        const maxBytes = view.width * view.height * view.devicePixelRatio ** 2 * 4 + 1024 * 1024;
+        const image = await images.get(urlOf(view), maxBytes, signal);
         return { below: { images: [{ x: 0, y: 0, width: view.width, height: view.height, ...image }] }, attribution };
       },
     };

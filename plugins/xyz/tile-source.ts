@@ -7,7 +7,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { BasemapUnavailableError, untilAborted, type PlacedImage, type PluginLogger, type ProviderMetrics } from '../../src/sdk/plugin.ts';
+import { BasemapUnavailableError, boundedBody, untilAborted, type PlacedImage, type PluginLogger, type ProviderMetrics } from '../../src/sdk/plugin.ts';
 
 export interface Tile {
   mime: PlacedImage['mime'];
@@ -123,6 +123,9 @@ async function fetchWithRetry(url: string, options: TileSourceOptions, signal: A
   }
 }
 
+/** A tile is some kilobytes; a 512-px one as raw RGBA is 1 MB. More is not a tile. */
+const MAX_TILE_BYTES = 4 * 1024 * 1024;
+
 async function fetchOnce(url: string, options: TileSourceOptions, signal: AbortSignal): Promise<Tile | null> {
   let response: Response;
   let bytes: Uint8Array;
@@ -131,8 +134,11 @@ async function fetchOnce(url: string, options: TileSourceOptions, signal: AbortS
       headers: { 'User-Agent': options.userAgent, Accept: 'image/png,image/jpeg,image/webp,image/*;q=0.8' },
       signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
     });
-    bytes = new Uint8Array(await response.arrayBuffer());
+    const body = await boundedBody(response, MAX_TILE_BYTES);
+    if (!body) throw new BasemapUnavailableError(options.provider, `the tile server sent a tile of more than ${MAX_TILE_BYTES} bytes.`);
+    bytes = body;
   } catch (error) {
+    if (error instanceof BasemapUnavailableError) throw error;
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     throw new RetryableFailure(
       timedOut ? `the tile server did not answer within ${options.timeoutMs} ms` : `the tile server cannot be reached (${(error as Error).message})`,

@@ -41,6 +41,7 @@ export function cachedPicture<R extends PictureRequest>(
   return async (c, next) => {
     const request = c.req.valid('query');
     const files = await shapefileForKey(services.catalog, request.file, c.get('grant'));
+    c.set('shapefile', files);
     const version = shapefileVersion(files);
     // The catalog's spelling stands for `file` (any case names the same picture); noCache
     // changes where the bytes are read from, not what they are.

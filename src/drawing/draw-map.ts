@@ -23,7 +23,7 @@ import type { DrawingContext } from './context.ts';
 import { drawnImage, hotSpotsWithFields } from './draw-image.ts';
 import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
 import { hotSpotShapes, pixelShapes } from './pixel-shapes.ts';
-import { onPixelGrid, tilePixels } from './tile-pixels.ts';
+import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
 
 export interface MapJob {
@@ -72,7 +72,7 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const attributionText = job.basemap.attribution.trim();
   const attribution = attributionText ? attributionStrip(context, attributionText, width, pixelRatio) : undefined;
   const tiles = job.basemap.below.images ?? [];
-  const composite = tiles.length > 0 && onPixelGrid(tiles);
+  const composite = tiles.length > 0 && tilesFromCache(tiles);
   // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
   const basemap = composite ? { ...job.basemap, below: { svg: job.basemap.below.svg } } : job.basemap;
   const { svg, fonts } = renderMapSvg({ width, height, pixelRatio, basemap, shapes: pixels, style, attribution });

@@ -123,10 +123,7 @@ function collectionFacts(files: ShapefileFiles, context: DrawingContext): Collec
 /** The page of the selected features from `offset` on, at most `limit`, with how many match in all. */
 export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
   const { checkpoint, lap } = context;
-  const shapefile = context.shapefiles.open(job.files, checkpoint);
-  const settings = geometrySettings(shapefile, job.files);
-  const fields = chosenFields(shapefile, job.properties);
-  lap('open');
+  const { shapefile, settings, fields } = openForFeatures(job, context);
   const selection = featureSelection(shapefile, job.files, job.query, { settings, maxRings: job.limits.maxRings }, context);
   const fids = pageOf(selection, job.offset, job.limit);
   lap('select');
@@ -146,10 +143,7 @@ export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
 /** Feature `fid`; 404 when there is none, or its `.dbf` row is deleted. */
 export function featureItem(job: ItemJob, context: DrawingContext): Handled {
   const { checkpoint, lap } = context;
-  const shapefile = context.shapefiles.open(job.files, checkpoint);
-  const settings = geometrySettings(shapefile, job.files);
-  const fields = chosenFields(shapefile, job.properties);
-  lap('open');
+  const { shapefile, settings, fields } = openForFeatures(job, context);
   // Attributes first: a deleted feature is a 404, whatever its size.
   const row = shapefile.readAttributes(job.fid);
   checkVertices(shapefile, [job.fid], job.limits.maxPageVertices);
@@ -180,6 +174,15 @@ function geometrySettings(shapefile: OpenShapefile, files: ShapefileFiles): Geom
     );
   }
   return { shapeType: shapefile.shapeType, toLonLat, shpFile: basename(files.paths.shp) };
+}
+
+/** The shapefile a page or a feature comes from, how its geometry becomes GeoJSON, and the properties asked for. */
+function openForFeatures(job: { files: ShapefileFiles; properties?: string[] }, context: DrawingContext) {
+  const shapefile = context.shapefiles.open(job.files, context.checkpoint);
+  const settings = geometrySettings(shapefile, job.files);
+  const fields = chosenFields(shapefile, job.properties);
+  context.lap('open');
+  return { shapefile, settings, fields };
 }
 
 /** The `.dbf` spellings of the requested properties (matched case-insensitively); 400 naming one that is no field. */

@@ -12,14 +12,16 @@ import { imageSvg } from './map-svg.ts';
 /** 64 MB a worker: 256 tiles of 256 x 256, those of twenty 640 x 480 maps (of five at scale=2). */
 const MAX_BYTES = 64 * 1024 * 1024;
 /**
- * An image covering more than a few tiles (a WMS map drawn in one piece) is seldom asked
- * for again, and would push dozens of tiles out: it is decoded for its map and not kept.
+ * The largest image laid on the canvas from here: a few tiles' worth. A bigger one (a WMS
+ * map drawn in one piece, a tile scaled up far past its source's deepest zoom) is seldom
+ * asked for again, would push dozens of tiles out, and decoded whole could need far more
+ * pixels than the map has: resvg draws it with the map instead, clipped to the image.
  */
-const MAX_KEPT_CSS_PIXELS = 4 * 256 * 256;
+const MAX_TILE_CSS_PIXELS = 4 * 256 * 256;
 const tiles = new Map<string, Uint8Array>();
 let keptBytes = 0;
 
-/** The image's premultiplied RGBA pixels at its drawn width and height times `pixelRatio` (real pixels). */
+/** The tile's premultiplied RGBA pixels at its drawn width and height times `pixelRatio` (real pixels); `tilesFromCache` said it may. */
 export function tilePixels(resvg: Rasterizer, image: PlacedImage, pixelRatio: number): Uint8Array {
   const key = `${image.width}x${image.height}@${pixelRatio} ${image.mime} ${image.bytes.length} ${crc32(image.bytes)}`;
   const kept = tiles.get(key);
@@ -34,19 +36,22 @@ export function tilePixels(resvg: Rasterizer, image: PlacedImage, pixelRatio: nu
     imageSvg({ ...image, x: 0, y: 0 }) +
     '</svg>';
   const pixels = renderPixels(resvg, svg, { width: image.width, height: image.height, pixelRatio, fonts: [] });
-  if (image.width * image.height <= MAX_KEPT_CSS_PIXELS) {
-    for (const [oldest, old] of tiles) {
-      if (keptBytes + pixels.byteLength <= MAX_BYTES) break;
-      tiles.delete(oldest);
-      keptBytes -= old.byteLength;
-    }
-    tiles.set(key, pixels);
-    keptBytes += pixels.byteLength;
+  for (const [oldest, old] of tiles) {
+    if (keptBytes + pixels.byteLength <= MAX_BYTES) break;
+    tiles.delete(oldest);
+    keptBytes -= old.byteLength;
   }
+  tiles.set(key, pixels);
+  keptBytes += pixels.byteLength;
   return pixels;
 }
 
-/** Tiles are laid on the pixel grid (map/view.ts snaps the view): anything else goes through resvg whole. */
-export function onPixelGrid(images: readonly PlacedImage[]): boolean {
-  return images.every((image) => [image.x, image.y, image.width, image.height].every(Number.isInteger));
+/**
+ * Whether the images can be laid from here: tiles on the pixel grid (map/view.ts snaps the
+ * view), none bigger than MAX_TILE_CSS_PIXELS. Anything else goes through resvg whole.
+ */
+export function tilesFromCache(images: readonly PlacedImage[]): boolean {
+  return images.every(
+    (image) => [image.x, image.y, image.width, image.height].every(Number.isInteger) && image.width * image.height <= MAX_TILE_CSS_PIXELS,
+  );
 }

@@ -1,5 +1,6 @@
 import type { KeyGrant } from '../auth/keys.ts';
 import type { Format } from '../params/fields.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
 
 /** Values middleware hands on to later middleware and handlers. */
@@ -9,6 +10,8 @@ export interface AppEnv {
     /** The format the client asked for, so errors can answer in it. */
     format: Format;
     grant: KeyGrant;
+    /** The shapefile an image or map request names, as the key may see it: looked up once, by the caching step. */
+    shapefile: ShapefileFiles;
     /** Fires when the client has gone or the request's time is up; every stage of the work stops on it. */
     signal: AbortSignal;
     /** Present when the server sends Server-Timing (config `serverTiming`). */

@@ -1,16 +1,13 @@
-import type { KeyGrant } from '../auth/keys.ts';
 import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../drawing/drawing-pool.ts';
 import type { FeatureImage, ImageCollection } from '../envelope/model.ts';
 import type { ImagesRequest } from '../params/images.ts';
-import type { DataFolder } from '../shapefile/data-folder.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
-import { shapefileForKey } from './shapefile-for-key.ts';
 
 export interface ImagesServices {
-  catalog: DataFolder;
   drawing: DrawingPool;
   config: { limits: Pick<Config['limits'], 'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings' | 'maxIds' | 'maxSize'> };
 }
@@ -23,15 +20,13 @@ export interface ImagesServices {
  */
 export async function createImages(
   request: ImagesRequest,
-  grant: KeyGrant,
+  files: ShapefileFiles,
   services: ImagesServices,
   signal: AbortSignal,
   timing?: RequestTiming,
 ): Promise<ImageCollection> {
   const { width, height } = request.size;
   const { limits } = services.config;
-  const files = await shapefileForKey(services.catalog, request.file, grant);
-  timing?.lap('catalog');
   const fids =
     request.where === undefined
       ? request.fids!

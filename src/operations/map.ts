@@ -1,18 +1,15 @@
-import type { KeyGrant } from '../auth/keys.ts';
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../drawing/drawing-pool.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { fitZoom, placeView, viewExtent } from '../map/view.ts';
 import type { MapRequest } from '../params/map.ts';
-import type { DataFolder } from '../shapefile/data-folder.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
-import { shapefileForKey } from './shapefile-for-key.ts';
 
 export interface MapServices {
-  catalog: DataFolder;
   drawing: DrawingPool;
   basemaps: BasemapRegistry;
   config: {
@@ -36,7 +33,7 @@ export interface MapResult {
  */
 export async function createMap(
   request: MapRequest,
-  grant: KeyGrant,
+  files: ShapefileFiles,
   services: MapServices,
   signal: AbortSignal,
   timing?: RequestTiming,
@@ -47,8 +44,6 @@ export async function createMap(
   const { maxPixelsPerRequest: maxPixels, maxSize } = services.config.limits;
   checkPixelBudget(1, request.size, request.scale, { maxPixels, maxSize });
   const useCache = !request.noCache;
-  const files = await shapefileForKey(services.catalog, request.file, grant);
-  timing?.lap('catalog');
   const refs =
     request.where === undefined
       ? request.fids

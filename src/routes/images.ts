@@ -13,7 +13,7 @@ export function imagesRoute(services: Services) {
   return new Hono<AppEnv>().get('/images', validQuery(imagesQuerySchema(config.limits, services.themes)), cachedPicture(services), async (c) => {
     c.get('timing')?.lap('http');
     const request = c.req.valid('query');
-    const collection = await createImages(request, c.get('grant'), services, c.get('signal'), c.get('timing'));
+    const collection = await createImages(request, c.get('shapefile'), services, c.get('signal'), c.get('timing'));
     return sendCollection(c, collection, request.format, config.envelope);
   });
 }

@@ -16,7 +16,7 @@ export function mapRoute(services: Services) {
   return new Hono<AppEnv>().get('/map', validQuery(mapQuerySchema(config.limits)), caching, async (c) => {
     c.get('timing')?.lap('http');
     const request = c.req.valid('query');
-    const { collection, attribution, byFallback } = await createMap(request, c.get('grant'), services, c.get('signal'), c.get('timing'));
+    const { collection, attribution, byFallback } = await createMap(request, c.get('shapefile'), services, c.get('signal'), c.get('timing'));
     // Its ETag names the configured provider's picture; this one is a stand-in.
     if (byFallback) {
       c.header('ETag', undefined);

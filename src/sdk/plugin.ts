@@ -27,6 +27,7 @@ export {
   worldSize,
 } from '../projection/web-mercator.ts';
 export { viewBoundsInMetres } from './view-bounds.ts';
+export { boundedBody } from './bounded-body.ts';
 // The style vocabulary: colours as the service's parameters and themes spell them, and the
 // SVG attributes that paint them.
 export { parseColour } from '../params/colour.ts';

@@ -19,6 +19,7 @@ describe('the plugin SDK', () => {
       'MIN_ZOOM',
       'SDK_VERSION',
       'TILE_SIZE',
+      'boundedBody',
       'createWorkerPool',
       'definePlugin',
       'escapeXml',
