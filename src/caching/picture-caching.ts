@@ -43,6 +43,7 @@ export function cachedPicture<R extends PictureRequest>(
     const files = await shapefileForKey(services.catalog, request.file, c.get('grant'));
     c.set('shapefile', files);
     const version = shapefileVersion(files);
+    c.get('timing')?.lap('catalog');
     // The catalog's spelling stands for `file` (any case names the same picture); noCache
     // changes where the bytes are read from, not what they are.
     const { file: _file, noCache: _noCache, ...parameters } = request;

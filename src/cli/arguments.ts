@@ -24,7 +24,7 @@ Options:
 Precedence: these arguments, then the environment (SHAPESHOT_DATA, SHAPESHOT_PORT,
 SHAPESHOT_HOST, SHAPESHOT_KEYS, ...), then the configuration file, then the defaults.
 Signals: SIGTERM or SIGINT stops after the requests in progress are answered;
-SIGHUP reloads the keys and the log level from the configuration.`;
+SIGHUP reloads the keys, demoKey and the log level from the configuration.`;
 
 const OPTIONS = {
   port: { type: 'string', short: 'p' },

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { BadRequestError, echo, ServiceError } from '../errors.ts';
 import type { BBox } from '../geometry/types.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
-import { fieldNamed, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
+import { fieldNamed, pickFields, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
 import type { OpenShapefile, ReadShapeOptions, ShapefileFiles } from '../shapefile/file-set.ts';
 import { shapeTypeName } from '../shapefile/shp-header.ts';
 import { baseShapeType } from '../shapefile/shp-record.ts';
@@ -124,7 +124,7 @@ function collectionFacts(files: ShapefileFiles, context: DrawingContext): Collec
 export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
   const { checkpoint, lap } = context;
   const { shapefile, settings, fields } = openForFeatures(job, context);
-  const selection = featureSelection(shapefile, job.files, job.query, { settings, maxRings: job.limits.maxRings }, context);
+  const selection = featureSelection(shapefile, job.query, { settings, maxRings: job.limits.maxRings }, context);
   const fids = pageOf(selection, job.offset, job.limit);
   lap('select');
   checkVertices(shapefile, fids, job.limits.maxPageVertices);
@@ -161,7 +161,7 @@ function featureText(
   settings: GeometrySettings,
   read: ReadShapeOptions,
 ): string {
-  const properties = fields ? Object.fromEntries(fields.map((name) => [name, row[name] ?? null])) : row;
+  const properties = fields ? pickFields(row, fields) : row;
   return featureJson({ fid, shape: shapefile.readShape(fid, read), properties }, settings);
 }
 

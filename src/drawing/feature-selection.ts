@@ -8,12 +8,12 @@
 import { LRUCache } from 'lru-cache';
 import { StepPacer } from '../geometry/ring-steps.ts';
 import type { BBox } from '../geometry/types.ts';
-import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
+import type { OpenShapefile } from '../shapefile/file-set.ts';
 import type { DrawingContext } from './context.ts';
 import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat, intersection, lonLatBoxInFile, overlaps } from './lon-lat-box.ts';
 import { shapeMeetsBox } from './shape-meets-box.ts';
-import { selectFeatures, type Selection } from './select-features.ts';
+import { matchingFeatures } from './select-features.ts';
 
 export interface SelectionQuery {
   /** WGS 84 lon/lat boxes; a feature in any of them matches (two when a bbox crosses the antimeridian). */
@@ -64,18 +64,12 @@ export function listedFeatures(shapefile: OpenShapefile, context: DrawingContext
 }
 
 /** The features of `shapefile` that `query` selects; scans only what the cache does not hold. */
-export function featureSelection(
-  shapefile: OpenShapefile,
-  files: ShapefileFiles,
-  query: SelectionQuery,
-  reading: ShapeReading,
-  context: DrawingContext,
-): FeatureSelection {
-  const listed = listedFeatures(shapefile, context);
-  if (!query.bbox && query.filter === undefined) return listed;
+export function featureSelection(shapefile: OpenShapefile, query: SelectionQuery, reading: ShapeReading, context: DrawingContext): FeatureSelection {
+  if (!query.bbox && query.filter === undefined) return listedFeatures(shapefile, context);
   return cached(shapefile, JSON.stringify(query), () => {
-    const inBox = query.bbox && idsInBoxes(shapefile, query.bbox, listed, reading, context);
-    const filtered = query.filter === undefined ? undefined : idsMatching(files, query.filter, context);
+    // A filter's own pass over the .dbf leaves deleted rows out; only a bbox needs them listed.
+    const inBox = query.bbox && idsInBoxes(shapefile, query.bbox, listedFeatures(shapefile, context), reading, context);
+    const filtered = query.filter === undefined ? undefined : idsMatching(shapefile, query.filter, context);
     return { kind: 'ids', ids: inBox && filtered ? common(inBox, filtered) : (inBox ?? filtered)! };
   });
 }
@@ -158,10 +152,9 @@ function contains(outer: BBox, inner: BBox): boolean {
   return outer.xmin <= inner.xmin && outer.xmax >= inner.xmax && outer.ymin <= inner.ymin && outer.ymax >= inner.ymax;
 }
 
-/** The features the filter selects, null geometries included: the drawing pool's `select` job, run here, every match kept. */
-function idsMatching(files: ShapefileFiles, filter: string, context: DrawingContext): Uint32Array {
-  const { result } = selectFeatures({ files, where: filter, keep: Number.MAX_SAFE_INTEGER, drawableOnly: false }, context);
-  return Uint32Array.from((result as Selection).fids);
+/** The features the filter selects, null geometries included, every match kept. */
+function idsMatching(shapefile: OpenShapefile, filter: string, { checkpoint }: DrawingContext): Uint32Array {
+  return Uint32Array.from(matchingFeatures(shapefile, filter, { keep: Infinity, drawableOnly: false }, checkpoint).fids);
 }
 
 /** The ids in both ascending lists. */

@@ -13,17 +13,13 @@
  * booleans with TRUE/FALSE and only by = and <>. LIKE takes text only. IN and BETWEEN
  * follow the comparison rules (BETWEEN orders, so not booleans).
  */
-import { fieldNamed, type AttributeField, type AttributeType, type AttributeValue } from '../shapefile/dbf.ts';
+import { fieldNamed, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
 import type { ComparisonOperator, FilterNode, Operand } from './ast.ts';
 import { parseDate } from './dates.ts';
 import { compileLike } from './like.ts';
 import { clip, invalidFilter } from './limits.ts';
 import { parseFilter } from './parse.ts';
 
-/** What a field's values are, as the `.dbf` reader decodes them. */
-export type FieldType = AttributeType;
-/** A field the filter may name (as the `.dbf` spells it) and its type. */
-export type FilterField = AttributeField;
 
 export interface CompiledFilter {
   /** The fields (names as the .dbf spells them) the filter reads, each once: a scan decodes only these. */
@@ -52,7 +48,7 @@ interface TypedOperand {
 }
 
 /** Parses and compiles `text` against `fields`; throws a BadRequestError naming the problem. */
-export function compileFilter(text: string, fields: readonly FilterField[]): CompiledFilter {
+export function compileFilter(text: string, fields: readonly AttributeField[]): CompiledFilter {
   const ast = parseFilter(text);
   const compiler = new Compiler(fields);
   const evaluate = compiler.node(ast);
@@ -63,7 +59,7 @@ class Compiler {
   /** Names of the fields read, in order of first use. */
   readonly used = new Set<string>();
 
-  constructor(private readonly fields: readonly FilterField[]) {}
+  constructor(private readonly fields: readonly AttributeField[]) {}
 
   node(node: FilterNode): Evaluate {
     switch (node.kind) {

@@ -3,7 +3,7 @@
  * without asking again.
  */
 import { BadRequestError } from '../errors.ts';
-import { fieldNamed, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
+import { fieldNamed, pickFields, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
 import type { HotSpot } from './hotspots.ts';
 
 /** The `.dbf` spellings of `requested` (matched case-insensitively); 400 naming the first that is no field. */
@@ -26,8 +26,7 @@ export function withAttributes(
   const valuesOf = (fid: number) => {
     let values = rows.get(fid);
     if (!values) {
-      const row = readAttributes(fid);
-      values = Object.fromEntries(fieldNames.map((name) => [name, row[name] ?? null]));
+      values = pickFields(readAttributes(fid), fieldNames);
       rows.set(fid, values);
     }
     return values;

@@ -6,6 +6,7 @@
  * OGC API – Features spells them; a parameter the resource does not take is a 400.
  */
 import { z } from 'zod';
+import { MAX_FILTER_LENGTH } from '../filter/index.ts';
 import { BadRequestError, echo } from '../errors.ts';
 import type { BBox } from '../geometry/types.ts';
 
@@ -58,7 +59,7 @@ const bbox = z
   .optional()
   .meta({
     description:
-      'Only features whose bounding box meets this box, and those without geometry: minLon,minLat,maxLon,maxLat in ' +
+      'Only features whose geometry meets this box, and those without geometry: minLon,minLat,maxLon,maxLat in ' +
       'WGS 84 longitude/latitude (CRS84). A box whose minLon is past its maxLon crosses the antimeridian.',
   });
 
@@ -91,6 +92,7 @@ const properties = z
 const filter = z
   .string()
   .min(1, { error: 'must be a CQL2 text expression' })
+  .max(MAX_FILTER_LENGTH, { error: `must be at most ${MAX_FILTER_LENGTH} characters` })
   .optional()
   .meta({
     description:

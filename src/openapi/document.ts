@@ -104,7 +104,7 @@ function imageOperation(operationId: string, summary: string, description: strin
       headers: CACHING_HEADERS,
       content: { ...Object.fromEntries(pictures), ...envelopeContent },
     },
-    304: { description: 'If-None-Match named the ETag this answer would have: nothing was drawn.', headers: CACHING_HEADERS },
+    304: { description: "If-None-Match named the ETag this answer would have: nothing was drawn ('*' is not taken).", headers: CACHING_HEADERS },
   };
   for (const [status, text] of Object.entries(ERRORS)) responses[status] = { description: text, content: envelopeContent };
   return { operationId, summary, description, parameters, responses };

@@ -52,6 +52,6 @@ export const envelopeSchema = z
   .strict()
   .meta({
     description:
-      'The envelope of every answer but format=png (and svg). The XML form has the same members in the same order, ' +
+      'The envelope of every answer but format=png, svg and jpeg. The XML form has the same members in the same order, ' +
       'in the schema namespace, nulls as i:nil.',
   });

@@ -25,19 +25,19 @@ export async function selectRefs(
   timing?: RequestTiming,
 ): Promise<FeatureRef[]> {
   const fids = listed && [...new Set(listed.map((ref) => ref.parent))];
-  // A list is within the limit already; a scan keeps up to the limit and counts past it.
+  // A list is within the limit already; a scan stops past it.
   const selection = await drawing.select({ files, where, fids, keep: fids ? fids.length : limit.max, drawableOnly: true }, signal);
   timing?.job(selection.stages);
-  if (selection.matched === 0) {
+  if (selection.fids.length === 0) {
     throw new NotFoundError(`No feature ${listed ? 'listed in fid ' : ''}of shapefile '${files.name}' matches the filter in 'where'.`);
   }
   if (listed) {
     const matching = new Set(selection.fids);
     return listed.filter((ref) => matching.has(ref.parent));
   }
-  if (selection.matched > limit.max) {
+  if (selection.more) {
     throw new BadRequestError(
-      `The filter in 'where' selects ${selection.matched} features of shapefile '${files.name}'; at most ${limit.max} ` +
+      `The filter in 'where' selects more than ${limit.max} features of shapefile '${files.name}'; at most ${limit.max} ` +
         `(${limit.name}) are allowed in one request. Narrow the filter.`,
     );
   }

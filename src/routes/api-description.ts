@@ -42,8 +42,10 @@ export function apiDescriptionRoutes(services: Pick<Services, 'config' | 'themes
       return c.body(load('index.html', ownFile('index.html')));
     })
     .get('/docs/:asset', (c) => {
-      const asset = ASSETS[c.req.param('asset')];
-      if (!asset) return c.notFound();
+      const name = c.req.param('asset');
+      // Own names only: /docs/constructor must be a 404, not Object's.
+      if (!Object.hasOwn(ASSETS, name)) return c.notFound();
+      const asset = ASSETS[name];
       c.header('Content-Type', asset.type);
       c.header('Cache-Control', 'public, max-age=3600');
       return c.body(load(c.req.param('asset'), asset.path()));

@@ -22,6 +22,11 @@ export function fieldNamed(fields: readonly AttributeField[], name: string): Att
   return fields.find((field) => field.name === name) ?? fields.find((field) => field.name.toLowerCase() === folded);
 }
 
+/** The values of `names` (as the `.dbf` spells them) in `row`, in that order. */
+export function pickFields(row: Readonly<Record<string, AttributeValue>>, names: readonly string[]): Record<string, AttributeValue> {
+  return Object.fromEntries(names.map((name) => [name, row[name] ?? null]));
+}
+
 /** The type decodeRow gives a column's values, from its dBASE type letter. */
 export function attributeType(column: DbfColumn): AttributeType {
   switch (column.type) {

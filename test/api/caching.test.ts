@@ -166,10 +166,6 @@ describe('If-None-Match', () => {
     expect(response.status).toBe(200);
   });
 
-  it('does not hide an error: an unknown shapefile is 404 even for *', async () => {
-    const response = await image(first, { file: 'nothing' }, { headers: { 'If-None-Match': '*' } });
-    expect(response.status).toBe(404);
-  });
 });
 
 describe('caching headers', () => {

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.ts';
 import { SAMPLE_DATA_DIR } from '../../src/config/package-folders.ts';
@@ -11,6 +12,8 @@ describe('configuration', () => {
   it('has working defaults: loopback, port 3000, the bundled data', () => {
     const config = loadConfig({});
     expect([config.host, config.port, config.dataDir]).toEqual(['127.0.0.1', 3000, SAMPLE_DATA_DIR]);
+    // The package's own sample data, wherever the process runs from.
+    expect(existsSync(join(config.dataDir, 'countries.shp'))).toBe(true);
     expect(config.limits.maxSize).toBe(4096);
     expect(config.limits.maxIds).toBe(1000);
   });

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import type { AttributeValue } from '../../src/shapefile/dbf.ts';
+import type { AttributeField, AttributeValue } from '../../src/shapefile/dbf.ts';
 import { BadRequestError } from '../../src/errors.ts';
-import { compileFilter, type FilterField } from '../../src/filter/index.ts';
+import { compileFilter } from '../../src/filter/index.ts';
 
-export const FIELDS: FilterField[] = [
+export const FIELDS: AttributeField[] = [
   { name: 'NAME', type: 'string' },
   { name: 'POP', type: 'number' },
   { name: 'AREA', type: 'number' },
@@ -18,18 +18,18 @@ export const FIELDS: FilterField[] = [
 export type Row = Record<string, AttributeValue>;
 
 /** Whether `row` matches `filter` over FIELDS. */
-export function matches(filter: string, row: Row, fields: readonly FilterField[] = FIELDS): boolean {
+export function matches(filter: string, row: Row, fields: readonly AttributeField[] = FIELDS): boolean {
   return compileFilter(filter, fields).matches(row);
 }
 
 /** Which of `rows` (by index) match. */
-export function matching(filter: string, rows: Row[], fields: readonly FilterField[] = FIELDS): number[] {
+export function matching(filter: string, rows: Row[], fields: readonly AttributeField[] = FIELDS): number[] {
   const compiled = compileFilter(filter, fields);
   return rows.flatMap((row, index) => (compiled.matches(row) ? [index] : []));
 }
 
 /** The message of the 400 that compiling `filter` throws. */
-export function errorOf(filter: string, fields: readonly FilterField[] = FIELDS): string {
+export function errorOf(filter: string, fields: readonly AttributeField[] = FIELDS): string {
   try {
     compileFilter(filter, fields);
   } catch (error) {

@@ -3,14 +3,15 @@
  * from the rules (SQL three-valued logic, LIKE through a RegExp of the small pattern).
  */
 import { describe, expect, it } from 'vitest';
-import { compileFilter, type FilterField } from '../../src/filter/index.ts';
+import { compileFilter } from '../../src/filter/index.ts';
+import type { AttributeField } from '../../src/shapefile/dbf.ts';
 import type { Row } from './helpers.ts';
 
 type T = 'T' | 'F' | 'U';
 type Scalar = string | number | boolean | null;
 type Kind = 'number' | 'string' | 'boolean' | 'date';
 
-const FIELDS: FilterField[] = [
+const FIELDS: AttributeField[] = [
   { name: 'N1', type: 'number' },
   { name: 'N2', type: 'number' },
   { name: 'S1', type: 'string' },
@@ -45,7 +46,7 @@ function generator(next: () => number) {
   const pick = <V>(items: readonly V[]): V => items[Math.floor(next() * items.length)];
   const fieldsOf = (kind: Kind) => FIELDS.filter((field) => field.type === kind);
   const casing = (word: string) => pick([word, word.toLowerCase(), word[0] + word.slice(1).toLowerCase()]);
-  const name = (field: FilterField) => pick([field.name, field.name.toLowerCase(), `"${field.name}"`, `"${field.name.toLowerCase()}"`]);
+  const name = (field: AttributeField) => pick([field.name, field.name.toLowerCase(), `"${field.name}"`, `"${field.name.toLowerCase()}"`]);
 
   /** An operand of `kind`: a property or a literal; `read` gives its value in a row. */
   function operand(kind: Kind, literalOnly = false): { text: string; read: (row: Row) => Scalar } {

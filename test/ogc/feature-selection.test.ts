@@ -71,14 +71,14 @@ describe('every feature but the deleted', () => {
 
 describe('a bbox', () => {
   it('is scanned for once, and every page after the first is taken from what the scan found', async () => {
-    const { shapefile, scans, reading, files } = await countingScans('countries');
+    const { shapefile, scans, reading } = await countingScans('countries');
     const benelux = { bbox: [{ xmin: 2, ymin: 49, xmax: 8, ymax: 54 }] };
-    const first = featureSelection(shapefile, files, benelux, reading, context);
-    const second = featureSelection(shapefile, files, benelux, reading, context);
+    const first = featureSelection(shapefile, benelux, reading, context);
+    const second = featureSelection(shapefile, benelux, reading, context);
     expect(second).toBe(first);
     expect(scans.walks).toBe(1);
     expect(pageOf(first, 0, 3).concat(pageOf(first, 3, 100))).toEqual(Array.from((first as { ids: Uint32Array }).ids));
-    featureSelection(shapefile, files, { bbox: [{ xmin: 2, ymin: 49, xmax: 9, ymax: 54 }] }, reading, context);
+    featureSelection(shapefile, { bbox: [{ xmin: 2, ymin: 49, xmax: 9, ymax: 54 }] }, reading, context);
     expect(scans.walks).toBe(2);
   });
 });
