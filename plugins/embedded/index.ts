@@ -8,7 +8,6 @@ import { LRUCache } from 'lru-cache';
 import {
   createWorkerPool,
   definePlugin,
-  SDK_VERSION,
   type Basemap,
   type BasemapProvider,
   type BasemapRequest,
@@ -24,7 +23,7 @@ const CACHE_CHARACTERS = 32 * 1024 * 1024;
 const OPTION_NAMES = new Set(['attribution']);
 
 export default definePlugin({
-  sdkVersion: SDK_VERSION,
+  sdkVersion: 1,
   create(options, context): BasemapProvider {
     const attribution = attributionOption(options, context.name);
     const drawing = createWorkerPool({

@@ -12,7 +12,6 @@ import { PMTiles, TileType, type Header } from 'pmtiles';
 import { z } from 'zod';
 import {
   BasemapUnavailableError,
-  SDK_VERSION,
   tilesCovering,
   untilAborted,
   definePlugin,
@@ -35,7 +34,7 @@ const MIME_TYPES: Partial<Record<TileType, PlacedImage['mime']>> = {
 };
 
 export default definePlugin({
-  sdkVersion: SDK_VERSION,
+  sdkVersion: 1,
   async create(rawOptions, context): Promise<BasemapProvider> {
     const parsed = optionsSchema.safeParse(rawOptions);
     if (!parsed.success) {

@@ -25,7 +25,7 @@
  * fallback or answers 503.
  */
 import { z } from 'zod';
-import { definePlugin, SDK_VERSION, type BasemapProvider } from '../../src/sdk/plugin.ts';
+import { definePlugin, type BasemapProvider } from '../../src/sdk/plugin.ts';
 import { createGetMapSource } from './get-map-source.ts';
 import { GET_MAP_PARAMETERS, getMapUrlBuilder } from './get-map-url.ts';
 
@@ -63,7 +63,7 @@ function parseOptions(rawOptions: Record<string, unknown>): Options {
 }
 
 export default definePlugin({
-  sdkVersion: SDK_VERSION,
+  sdkVersion: 1,
   create(rawOptions, context): BasemapProvider {
     const options = parseOptions(rawOptions);
     const urlOf = getMapUrlBuilder(options);

@@ -5,7 +5,7 @@
  */
 
 /** Longest message passed on, in characters. */
-export const MAX_EXCEPTION_TEXT = 200;
+const MAX_EXCEPTION_TEXT = 200;
 
 /**
  * <ServiceException> of WMS 1.1.1 and 1.3.0 reports, and <ows:ExceptionText> of the OWS

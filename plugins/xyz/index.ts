@@ -4,7 +4,7 @@
  * Options: see plugins/README.md.
  */
 import { z } from 'zod';
-import { MAX_ZOOM, SDK_VERSION, TILE_SIZE, tilesCovering, definePlugin, type BasemapProvider, type PlacedImage } from '../../src/sdk/plugin.ts';
+import { MAX_ZOOM, TILE_SIZE, tilesCovering, definePlugin, type BasemapProvider, type PlacedImage } from '../../src/sdk/plugin.ts';
 import { createTileSource } from './tile-source.ts';
 import { checkTemplate, tileUrl } from './tile-url.ts';
 
@@ -37,7 +37,7 @@ const optionsSchema = z
   .strict();
 
 export default definePlugin({
-  sdkVersion: SDK_VERSION,
+  sdkVersion: 1,
   create(rawOptions, context): BasemapProvider {
     const parsed = optionsSchema.safeParse(rawOptions);
     if (!parsed.success) {

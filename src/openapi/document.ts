@@ -42,10 +42,12 @@ const CACHING_HEADERS = {
 export interface DocumentSources {
   limits: Config['limits'];
   ogc: Config['ogc'];
+  /** Whether /metrics is served (config `metrics`). */
+  metrics: boolean;
   themes: ReadonlyMap<string, Theme>;
 }
 
-export function openApiDocument({ limits, ogc, themes }: DocumentSources): Record<string, unknown> {
+export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSources): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
@@ -79,6 +81,7 @@ export function openApiDocument({ limits, ogc, themes }: DocumentSources): Recor
       },
       ...ogcPaths(ogc),
       ...PUBLIC_PATHS,
+      ...(metrics ? { '/metrics': publicOperation('Prometheus metrics', 'text/plain; version=0.0.4') } : {}),
     },
     components: {
       schemas: componentSchemas(),
@@ -160,7 +163,6 @@ const PUBLIC_PATHS = {
       },
     },
   },
-  '/metrics': publicOperation('Prometheus metrics', 'text/plain; version=0.0.4'),
 };
 
 /** The envelope and the schemas it names, with references as OpenAPI resolves them. */

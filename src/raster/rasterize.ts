@@ -24,7 +24,7 @@ export interface PngOptions {
   compressionLevel: number;
 }
 
-export type RasterizeOptions = RenderOptions & Pick<PngOptions, 'compressionLevel'>;
+type RasterizeOptions = RenderOptions & Pick<PngOptions, 'compressionLevel'>;
 
 /** The PNG of `svg`, drawn by resvg at width × pixelRatio by height × pixelRatio pixels. */
 export function rasterize(resvg: Rasterizer, svg: string, options: RasterizeOptions, lap: Lap = noLap): Uint8Array {

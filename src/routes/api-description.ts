@@ -23,8 +23,8 @@ const ASSETS: Record<string, { path: () => string | URL; type: string }> = {
 const CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
 export function apiDescriptionRoutes(services: Pick<Services, 'config' | 'themes'>) {
-  const { limits, ogc } = services.config;
-  const document = JSON.stringify(openApiDocument({ limits, ogc, themes: services.themes }));
+  const { limits, ogc, metrics } = services.config;
+  const document = JSON.stringify(openApiDocument({ limits, ogc, metrics, themes: services.themes }));
   const loaded = new Map<string, Uint8Array<ArrayBuffer>>();
   const load = (name: string, path: string | URL) => {
     let bytes = loaded.get(name);

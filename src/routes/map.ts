@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { basemapIdentity } from '../caching/basemap-identity.ts';
+import { MAP_TYPES } from '../sdk/contract.ts';
 import { cachedPicture } from '../caching/picture-caching.ts';
 import type { AppEnv } from '../http/context.ts';
 import { sendCollection } from '../http/respond.ts';
@@ -12,7 +13,9 @@ import type { Services } from '../services.ts';
 export function mapRoute(services: Services) {
   const { config } = services;
   // The basemap's providers shape the picture as much as the request does.
-  const caching = cachedPicture(services, (request: MapRequest) => basemapIdentity(config.basemaps, request.type));
+  // Fixed until a restart: worked out once a map type, not once a request.
+  const identities = new Map(MAP_TYPES.map((type) => [type, basemapIdentity(config.basemaps, type)]));
+  const caching = cachedPicture(services, (request: MapRequest) => identities.get(request.type));
   return new Hono<AppEnv>().get('/map', validQuery(mapQuerySchema(config.limits)), caching, async (c) => {
     c.get('timing')?.lap('http');
     const request = c.req.valid('query');
