@@ -38,9 +38,13 @@ try {
   const { requests } = await load({ origin: server.origin, paths, connections: 8, seconds });
   const after = threadCpu();
   console.log(`${requests} requests in ${seconds} s; CPU ms a request by thread (the first is the main thread):`);
+  let total = 0;
+  for (const [tid, ms] of after) total += ms - (before.get(tid) ?? 0);
+  console.log(`  ${'all threads'.padEnd(16)} ${(total / requests).toFixed(3)}`);
   for (const [tid, ms] of after) {
     const used = (ms - (before.get(tid) ?? 0)) / requests;
-    if (used >= 0.005) console.log(`  ${tid === String(pid) ? 'main' : tid}  ${used.toFixed(3)}`);
+    const name = tid === String(pid) ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    if (used >= 0.005) console.log(`  ${name.padEnd(16)} ${used.toFixed(3)}`);
   }
 } finally {
   await server.stop();

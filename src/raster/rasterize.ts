@@ -1,4 +1,4 @@
-import { noteNativeGarbage } from './collect-garbage.js';
+import { collectBeforeNativeAllocation } from './collect-garbage.js';
 import { encodeIndexedPng, encodePng, scanlineBuffer } from './png.js';
 import { indexColours } from './palette.ts';
 import type { Rasterizer } from './resvg.js';
@@ -38,11 +38,11 @@ export function renderPixels(resvg: Rasterizer, svg: string, { width, height, pi
   const font = fonts.length > 0
     ? { fontFiles: [...fonts], loadSystemFonts: false, defaultFontFamily: 'Noto Sans' }
     : { loadSystemFonts: false };
+  collectBeforeNativeAllocation(width * pixelRatio * height * pixelRatio * 4);
   const image = resvg.render(svg, font, pixelRatio, lap);
   if (image.width !== width * pixelRatio || image.height !== height * pixelRatio) {
     throw new Error(`Rendered ${image.width}x${image.height}, expected ${width * pixelRatio}x${height * pixelRatio}`);
   }
-  noteNativeGarbage(image.pixels.byteLength);
   return image.pixels;
 }
 
