@@ -5,8 +5,8 @@ import type { ServiceMetrics } from './service-metrics.ts';
 /** GET /metrics: everything counted, in the Prometheus text format. */
 export function metricsRoute(metrics: ServiceMetrics) {
   return new Hono<AppEnv>().get('/metrics', async (c) => {
-    c.header('Content-Type', metrics.registry.contentType);
+    c.header('Content-Type', metrics.contentType);
     c.header('Cache-Control', 'no-store');
-    return c.body(await metrics.registry.metrics());
+    return c.body(await metrics.exposition());
   });
 }

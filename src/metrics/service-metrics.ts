@@ -1,21 +1,25 @@
 /**
  * What the service counts for /metrics, in a Prometheus registry of its own (never
  * prom-client's global one). What the drawing pool already keeps (its queue, its workers'
- * busy time, the feature cache's lookups on the workers) is read when scraped, so that
- * requests pay nothing for it; a request itself costs a label lookup in a counter and in a
- * histogram of few buckets.
+ * busy time, the feature cache's lookups on the workers) is read when scraped, and so are
+ * the answers, refusals and cancellations, counted in plain maps as they happen
+ * (request-tally.ts says why): a request costs a few map lookups.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES } from '../drawing/context.ts';
 import type { RefusalReason } from '../http/admission.ts';
 import type { ProviderMetrics } from '../sdk/contract.ts';
 import type { PoolStats } from '../workers/worker-pool.ts';
+import { createRequestTally } from './request-tally.ts';
 
 /** Why a request's work stopped before its answer: its client left, or its time budget was spent. */
 export type CancelCause = 'client_gone' | 'time_budget';
 
 export interface ServiceMetrics {
-  readonly registry: Registry;
+  /** Content-Type of the exposition. */
+  readonly contentType: string;
+  /** Everything counted, in the Prometheus text format. */
+  exposition(): Promise<string>;
   /** A request was answered: the route pattern it matched (never its path), its status and how long it took. */
   answered(route: string, status: number, seconds: number): void;
   refused(reason: RefusalReason): void;
@@ -34,34 +38,16 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
   const registry = new Registry();
   const registers = [registry];
 
-  const requests = new Counter({
-    name: `${PREFIX}http_requests_total`,
-    help: 'Requests answered, by route pattern and HTTP status (499: the client left first).',
-    labelNames: ['route', 'status'] as const,
-    registers,
-  });
-  const latency = new Histogram({
-    name: `${PREFIX}http_request_duration_seconds`,
-    help: 'Time from a request to its answer, by route pattern.',
-    labelNames: ['route'] as const,
+  const answers = createRequestTally({
+    countName: `${PREFIX}http_requests_total`,
+    countHelp: 'Requests answered, by route pattern and HTTP status (499: the client left first).',
+    latencyName: `${PREFIX}http_request_duration_seconds`,
+    latencyHelp: 'Time from a request to its answer, by route pattern.',
     buckets: LATENCY_BUCKETS,
-    registers,
   });
-  const refusals = new Counter({
-    name: `${PREFIX}requests_rejected_total`,
-    help: 'Requests refused with 503 before any work: render queue full, too slow a wait for a worker, the key at its maxConcurrent, or its rate limit.',
-    labelNames: ['reason'] as const,
-    registers,
-  });
-  const cancellations = new Counter({
-    name: `${PREFIX}requests_cancelled_total`,
-    help: 'Requests whose work was stopped: the client left, or the time budget (limits.requestTimeoutMs) was spent.',
-    labelNames: ['cause'] as const,
-    registers,
-  });
-  // Present at 0 from the start, so that rates over them are defined before the first one.
-  for (const reason of REFUSAL_REASONS) refusals.inc({ reason }, 0);
-  for (const cause of CANCEL_CAUSES) cancellations.inc({ cause }, 0);
+  // Every reason and cause present at 0 from the start, so that rates over them are defined before the first one.
+  const refusals = tallyByLabel(registry, 'requests_rejected_total', 'Requests refused with 503 before any work: render queue full, too slow a wait for a worker, the key at its maxConcurrent, or its rate limit.', 'reason', REFUSAL_REASONS);
+  const cancellations = tallyByLabel(registry, 'requests_cancelled_total', 'Requests whose work was stopped: the client left, or the time budget (limits.requestTimeoutMs) was spent.', 'cause', CANCEL_CAUSES);
 
   poolGauge(registry, 'render_jobs_waiting', 'Drawing jobs waiting for a worker.', () => drawing.stats.waiting);
   poolGauge(registry, 'render_jobs_running', 'Drawing jobs handed to a worker and not yet answered.', () => drawing.stats.running);
@@ -74,14 +60,13 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
   const tileMisses = tileCounter('tile_cache_misses_total', 'Basemap tiles a provider fetched from its server.');
   const tileErrors = tileCounter('tile_fetch_errors_total', 'Basemap tiles a provider could not fetch (no answer in time, an error, not an image), after retries.');
 
+  const merged = Registry.merge([processMetrics(), registry]);
   return {
-    registry: Registry.merge([processMetrics(), registry]),
-    answered(route, status, seconds) {
-      requests.inc({ route, status });
-      latency.observe({ route }, seconds);
-    },
-    refused: (reason) => refusals.inc({ reason }),
-    cancelled: (cause) => cancellations.inc({ cause }),
+    contentType: merged.contentType,
+    exposition: async () => (await merged.metrics()) + answers.exposition(),
+    answered: (route, status, seconds) => answers.record(route, status, seconds),
+    refused: (reason) => refusals.add(reason),
+    cancelled: (cause) => cancellations.add(cause),
     forProvider(provider) {
       const labels = { provider };
       tileHits.inc(labels, 0);
@@ -94,6 +79,22 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
       };
     },
   };
+}
+
+/** A counter by one label whose values are known, kept in a plain map and read when scraped. */
+function tallyByLabel<Value extends string>(registry: Registry, name: string, help: string, label: string, values: readonly Value[]) {
+  const counts = new Map<Value, number>(values.map((value) => [value, 0]));
+  new Counter({
+    name: `${PREFIX}${name}`,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [value, count] of counts) this.inc({ [label]: value }, count);
+    },
+  });
+  return { add: (value: Value) => void counts.set(value, (counts.get(value) ?? 0) + 1) };
 }
 
 /** A gauge of the drawing pool's: read when scraped. */

@@ -1,21 +1,21 @@
 import { serve } from '@hono/node-server';
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { MalformedAnswer, MalformedStatus } from '../http/malformed.ts';
 import { MAX_HEAD_BYTES } from '../http/middleware.ts';
 import type { Format } from '../params/fields.ts';
-import { httpOrigin, type Runtime } from './runtime.ts';
+import { httpOrigin, type FetchHandler, type Runtime } from './runtime.ts';
 
 /** Node: node:http through Hono's adapter. */
 export const nodeRuntime: Runtime = {
   name: `Node ${process.version}`,
   serve: (fetch, { hostname, port, answerMalformed }) =>
     new Promise((resolve, reject) => {
-      const server = serve({ fetch, hostname, port }, (info) => {
+      const closing = closeWhenAnswered(fetch);
+      const server = serve({ fetch: closing.fetch, hostname, port }, (info) => {
         server.off('error', reject);
-        resolve({ origin: httpOrigin(info.address, info.port), close });
+        resolve({ origin: httpOrigin(info.address, info.port), close: () => closing.close(server as Server) });
       });
-      const close = closeWhenAnswered(server as Server);
       server.once('error', reject);
       server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) =>
         answerClientError(error, socket, answerMalformed),
@@ -24,22 +24,30 @@ export const nodeRuntime: Runtime = {
 };
 
 /**
- * Stops listening, and settles once every request in progress is answered. node:http closes
- * the idle connections then, but would keep one whose answer is still in the works open for
- * the client's next request (keepAliveTimeout, 5 s); those answers go out with
- * `Connection: close`, so each connection closes as its last answer is written.
+ * `close` stops listening, and settles once every request in progress is answered. node:http
+ * closes the idle connections then, but would keep one whose answer is still in the works
+ * open for the client's next request (keepAliveTimeout, 5 s); answers made from then on go
+ * out with `Connection: close`, so each connection closes as its last answer is written.
+ * Marked as they leave `fetch`, not tracked per request from its start: a listener on
+ * every request and its answer cost a few per cent of the event loop under load.
  */
-function closeWhenAnswered(server: Server): () => Promise<void> {
-  const unanswered = new Set<ServerResponse>();
-  server.on('request', (_request, response: ServerResponse) => {
-    unanswered.add(response);
-    response.once('close', () => unanswered.delete(response));
-  });
-  return () =>
-    new Promise((closed) => {
-      server.close(() => closed());
-      for (const response of unanswered) response.shouldKeepAlive = false;
-    });
+function closeWhenAnswered(fetch: FetchHandler): { fetch: FetchHandler; close(server: Server): Promise<void> } {
+  let closing = false;
+  const lastOnItsConnection = (response: Response) => {
+    if (closing) response.headers.set('Connection', 'close');
+    return response;
+  };
+  return {
+    fetch(request) {
+      const answer = fetch(request);
+      return answer instanceof Promise ? answer.then(lastOnItsConnection) : lastOnItsConnection(answer);
+    },
+    close: (server) =>
+      new Promise((closed) => {
+        closing = true;
+        server.close(() => closed());
+      }),
+  };
 }
 
 /**

@@ -179,6 +179,10 @@ describe('/metrics', () => {
     expect(moved('shapeshot_http_requests_total', requests('401', 'unmatched'))).toBe(1);
     expect(moved('shapeshot_http_requests_total', requests('404', 'unmatched'))).toBe(1);
     expect(moved('shapeshot_http_request_duration_seconds_count', { route: IMAGES })).toBe(5);
+    const latency = (suffix: string, labels: Record<string, string> = {}) => valueOf(samples, `shapeshot_http_request_duration_seconds_${suffix}`, { route: IMAGES, ...labels });
+    expect(latency('bucket', { le: '+Inf' })).toBe(latency('count'));
+    expect(latency('bucket', { le: '15' })).toBeLessThanOrEqual(latency('count'));
+    expect(latency('sum')).toBeGreaterThan(0);
     expect(moved('shapeshot_requests_rejected_total', { reason: 'rate_limit' })).toBe(1);
     expect(moved('shapeshot_render_worker_busy_seconds_total', {})).toBeGreaterThan(0);
 
