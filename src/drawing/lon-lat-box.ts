@@ -16,11 +16,26 @@ const WORLD: BBox = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
 
 const inverses = new WeakMap<Crs, Transform>();
 
-/** The lon/lat box around `box` (file units), within ±180/±90; undefined when the CRS is unknown or cannot place it. */
+/**
+ * The lon/lat box around `box` (file units), within ±180/±90; undefined when the CRS is
+ * unknown or cannot place it. A box that holds a pole (polar stereographic data) reaches
+ * that pole and goes all the way round: its edges alone would miss both.
+ */
 export function boxToLonLat(box: BBox, crs: Crs): BBox | undefined {
   const toLonLat = toWgs84(crs);
   const around = toLonLat && sampledEnvelope(box, toLonLat);
-  return around && intersection(around, WORLD);
+  if (!around) return undefined;
+  const north = holdsPole(box, crs, 90);
+  const south = holdsPole(box, crs, -90);
+  const withPoles = north || south ? { xmin: -180, xmax: 180, ymin: south ? -90 : around.ymin, ymax: north ? 90 : around.ymax } : around;
+  return intersection(withPoles, WORLD);
+}
+
+/** Whether the pole at `latitude` (±90) lies in `box`, for a projected CRS (a lon/lat box reaches a pole only by its edge). */
+function holdsPole(box: BBox, crs: Crs, latitude: number): boolean {
+  if (!crs.proj4 || crs.geographic) return false;
+  const [x, y] = fromWgs84(crs)!(0, latitude);
+  return Number.isFinite(x) && Number.isFinite(y) && x >= box.xmin && x <= box.xmax && y >= box.ymin && y <= box.ymax;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import proj4 from 'proj4';
 import type { BBox } from '../geometry/types.ts';
+import { esriWktForProj4 } from './esri-wkt.ts';
 import type { Crs } from './types.ts';
 
 /**
@@ -31,13 +32,14 @@ export function crsFromPrj(prj: string | undefined, bbox: BBox): CrsResult {
   if (!keyword) return { crs: crsWithoutPrj(bbox), problem: 'it is not WKT (no KEYWORD[ at its start).' };
   const geographic = ['GEOGCS', 'GEOGCRS', 'GEOGRAPHICCRS'].includes(keyword);
   if (!geographic && isRdNew(text, name)) return { crs: { geographic: false, proj4: RD_NEW_PROJ4, name } };
+  const definition = esriWktForProj4(text);
   try {
-    proj4(text, 'WGS84');
+    proj4(definition, 'WGS84');
   } catch (error) {
     const reason = error instanceof Error && error.message ? error.message : String(error);
     return { crs: crsWithoutPrj(bbox), problem: `proj4 cannot read it (${reason}).` };
   }
-  return { crs: { geographic, proj4: text, name } };
+  return { crs: { geographic, proj4: definition, name } };
 }
 
 /** Lon/lat when the bounding box fits the globe; otherwise unknown. */
