@@ -3,10 +3,12 @@
 their coordinates.
 
 For each CRS below, GDAL's shapefile driver writes a one-point shapefile (so the .prj is the
-ESRI WKT that ogr2ogr and QGIS write); then GDAL opens that shapefile again, as ogr2ogr and
-QGIS do, and transforms the points to WGS 84 longitude/latitude with the transformation
-PROJ chooses for the CRS it read. test/fixtures/prj/ gets each .prj and reference.json:
-per CRS the points' coordinates in the file's units and GDAL's longitude/latitude of them.
+ESRI WKT that ogr2ogr and QGIS write); a copy gets the same CRS as OGC WKT 1 instead (with
+AUTHORITY nodes, as other writers give it). GDAL opens each again, as ogr2ogr and QGIS do,
+and transforms the points to WGS 84 longitude/latitude with the transformation PROJ chooses
+for the CRS it read (PROJ may choose per point, and a grid where one is installed: the
+versions are recorded). test/fixtures/prj/ gets each .prj and reference.json: per CRS and
+dialect the points' coordinates in the file's units and GDAL's longitude/latitude of them.
 test/shapefile/prj-corpus.test.ts compares our reading of each .prj with GDAL's.
 
 Run from anywhere: /usr/bin/python3 scripts/gdal-reference/prj.py
@@ -17,7 +19,7 @@ import os
 import shutil
 import tempfile
 
-from osgeo import ogr, osr
+from osgeo import gdal, ogr, osr
 
 osr.UseExceptions()
 ogr.UseExceptions()
@@ -58,6 +60,7 @@ CRSS = [
     ('EPSG:3031', [(0.0, -80.0), (0.0, -90.0), (166.7, -77.85), (-60.0, -65.0)]),
     ('EPSG:32661', [(0.0, 85.0), (0.0, 90.0), (100.0, 75.0)]),
     ('EPSG:27572', [(2.35, 48.85), (-1.55, 47.2), (5.37, 43.3)]),
+    ('EPSG:4807', [(2.35, 48.85), (-1.55, 47.2)]),
     ('EPSG:23031', [(2.17, 41.39), (3.0, 51.0), (0.5, 39.0)]),
     ('EPSG:31287', [(16.37, 48.21), (11.4, 47.27), (13.04, 47.8)]),
     ('EPSG:5514', [(14.42, 50.09), (16.6, 49.2), (17.1, 48.15)]),
@@ -72,6 +75,15 @@ CRSS = [
 def lon_lat_order(srs):
     srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
     return srs
+
+
+def grids():
+    """The PROJ grid files installed here: the reference depends on them (DHDN, NTF)."""
+    found = set()
+    for folder in osr.GetPROJSearchPaths() or []:
+        if os.path.isdir(folder):
+            found.update(name for name in os.listdir(folder) if name.endswith(('.tif', '.gsb', '.gtx')))
+    return found
 
 
 def main():
@@ -98,26 +110,35 @@ def main():
             layer.CreateFeature(feature)
         source = None
 
-        opened = ogr.Open(path)
-        read = lon_lat_order(opened.GetLayer().GetSpatialRef().Clone())
-        to_wgs84 = osr.CoordinateTransformation(read, wgs84)
-        with open(os.path.join(work, f'{name}.prj'), encoding='utf-8') as prj:
-            prj_text = prj.read()
-        shutil.copy(os.path.join(work, f'{name}.prj'), os.path.join(OUT, f'{name}.prj'))
-        reference.append({
-            'crs': code,
-            'name': read.GetName(),
-            'prj': f'{name}.prj',
-            'points': [
-                {'x': x, 'y': y, 'lon': lon_lat[0], 'lat': lon_lat[1]}
-                for (x, y), lon_lat in ((xy, to_wgs84.TransformPoint(*xy)) for xy in coordinates)
-            ],
-        })
-        opened = None
-        assert prj_text.startswith(('PROJCS[', 'GEOGCS[')), prj_text[:40]
+        for dialect, prj_name in (('esri', f'{name}.prj'), ('ogc', f'{name}.ogc.prj')):
+            if dialect == 'ogc':
+                for extension in ('shp', 'shx', 'dbf'):
+                    shutil.copy(os.path.join(work, f'{name}.{extension}'), os.path.join(work, f'{name}_ogc.{extension}'))
+                with open(os.path.join(work, f'{name}_ogc.prj'), 'w', encoding='utf-8') as prj:
+                    prj.write(crs.ExportToWkt(['FORMAT=WKT1']))
+                path = os.path.join(work, f'{name}_ogc.shp')
+            opened = ogr.Open(path)
+            read = lon_lat_order(opened.GetLayer().GetSpatialRef().Clone())
+            to_wgs84 = osr.CoordinateTransformation(read, wgs84)
+            with open(path[:-4] + '.prj', encoding='utf-8') as prj:
+                prj_text = prj.read()
+            assert prj_text.startswith(('PROJCS[', 'GEOGCS[')), prj_text[:40]
+            shutil.copy(path[:-4] + '.prj', os.path.join(OUT, prj_name))
+            reference.append({
+                'crs': code,
+                'dialect': dialect,
+                'name': read.GetName(),
+                'prj': prj_name,
+                'points': [
+                    {'x': x, 'y': y, 'lon': lon_lat[0], 'lat': lon_lat[1]}
+                    for (x, y), lon_lat in ((xy, to_wgs84.TransformPoint(*xy)) for xy in coordinates)
+                ],
+            })
+            opened = None
     shutil.rmtree(work)
+    proj = '.'.join(str(osr.GetPROJVersionMajor() if i == 0 else osr.GetPROJVersionMinor() if i == 1 else osr.GetPROJVersionMicro()) for i in range(3))
     with open(os.path.join(OUT, 'reference.json'), 'w', encoding='utf-8') as out:
-        json.dump(reference, out, indent=1)
+        json.dump({'gdal': gdal.__version__, 'proj': proj, 'projGrids': sorted(grids()), 'crss': reference}, out, indent=1)
         out.write('\n')
 
 

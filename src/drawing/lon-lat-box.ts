@@ -31,7 +31,10 @@ export function boxToLonLat(box: BBox, crs: Crs): BBox | undefined {
   return intersection(withPoles, WORLD);
 }
 
-/** Whether the pole at `latitude` (±90) lies in `box`, for a projected CRS (a lon/lat box reaches a pole only by its edge). */
+/**
+ * Whether the pole at `latitude` (±90) lies in `box`, for a projected CRS (a lon/lat box
+ * reaches a pole only by its edge). A projection that cannot place the pole (Mercator) holds none.
+ */
 function holdsPole(box: BBox, crs: Crs, latitude: number): boolean {
   if (!crs.proj4 || crs.geographic) return false;
   const [x, y] = fromWgs84(crs)!(0, latitude);
@@ -67,9 +70,15 @@ function fromWgs84(crs: Crs): Transform | undefined {
   let inverse = inverses.get(crs);
   if (!inverse) {
     const converter = proj4(crs.proj4, 'WGS84');
+    // A place the projection cannot show (a pole in Mercator) is NaN, as a non-finite
+    // result is everywhere else: proj4js gives null for it, or throws.
     inverse = (lon, lat) => {
-      const [x, y] = converter.inverse([lon, lat]);
-      return [x, y];
+      try {
+        const point = converter.inverse([lon, lat]);
+        return point ? [point[0], point[1]] : [NaN, NaN];
+      } catch {
+        return [NaN, NaN];
+      }
     };
     inverses.set(crs, inverse);
   }

@@ -33,9 +33,17 @@ export const nodeRuntime: Runtime = {
  */
 function closeWhenAnswered(fetch: FetchHandler): { fetch: FetchHandler; close(server: Server): Promise<void> } {
   let closing = false;
-  const lastOnItsConnection = (response: Response) => {
-    if (closing) response.headers.set('Connection', 'close');
-    return response;
+  const lastOnItsConnection = (response: Response): Response => {
+    if (!closing) return response;
+    try {
+      response.headers.set('Connection', 'close');
+      return response;
+    } catch {
+      // Headers that cannot change (a fetch() answer passed on, Response.redirect()): a copy.
+      const headers = new Headers(response.headers);
+      headers.set('Connection', 'close');
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
   };
   return {
     fetch(request) {

@@ -4,7 +4,7 @@
  */
 import proj4 from 'proj4';
 import type { BBox } from '../geometry/types.ts';
-import { esriWktForProj4 } from './esri-wkt.ts';
+import { prjWktForProj4 } from './prj-wkt.ts';
 import type { Crs } from './types.ts';
 
 /**
@@ -32,7 +32,10 @@ export function crsFromPrj(prj: string | undefined, bbox: BBox): CrsResult {
   if (!keyword) return { crs: crsWithoutPrj(bbox), problem: 'it is not WKT (no KEYWORD[ at its start).' };
   const geographic = ['GEOGCS', 'GEOGCRS', 'GEOGRAPHICCRS'].includes(keyword);
   if (!geographic && isRdNew(text, name)) return { crs: { geographic: false, proj4: RD_NEW_PROJ4, name } };
-  const definition = esriWktForProj4(text);
+  const reading = prjWktForProj4(text);
+  // Not known rather than guessed: such coordinates could pass for longitudes and latitudes.
+  if ('problem' in reading) return { crs: { geographic: false }, problem: reading.problem };
+  const definition = reading.wkt;
   try {
     proj4(definition, 'WGS84');
   } catch (error) {

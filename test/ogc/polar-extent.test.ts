@@ -19,6 +19,15 @@ describe('the WGS 84 extent of polar data', () => {
     expect(extent.ymin).toBeCloseTo(76.9988, 4);
   });
 
+  it('is the box of its edges for a projection that cannot place the pole (Web Mercator: proj4js gives null there)', () => {
+    const mercator = crsFromPrj(readFileSync(new URL('../fixtures/prj/EPSG_3857.prj', import.meta.url), 'utf8'), AROUND_THE_POLE).crs;
+    const extent = boxToLonLat({ xmin: 0, ymin: 6_000_000, xmax: 1_000_000, ymax: 7_000_000 }, mercator)!;
+    expect(extent.xmin).toBe(0);
+    expect(extent.xmax).toBeCloseTo(8.98315, 4);
+    expect(extent.ymin).toBeCloseTo(47.35370, 4); // gdaltransform -s_srs EPSG:3857 -t_srs EPSG:4326
+    expect(extent.ymax).toBeCloseTo(53.09182, 4);
+  });
+
   it('stays with its edges when the box does not hold the pole', () => {
     const aside = { xmin: 500_000, ymin: -1_000_000, xmax: 1_000_000, ymax: -500_000 };
     const extent = boxToLonLat(aside, crs)!;
