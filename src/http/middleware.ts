@@ -4,7 +4,7 @@ import { fromProxy, type KeyRing } from '../auth/keys.ts';
 import { createTraceId } from '../envelope/trace-id.ts';
 import { ServiceError, UnauthorizedError } from '../errors.ts';
 import { FORMATS, type Format } from '../params/fields.ts';
-import { RefusedError } from './admission.ts';
+import { refusal } from './admission.ts';
 import type { AppEnv } from './context.ts';
 import { sendError, type ErrorSettings } from './errors.ts';
 
@@ -93,7 +93,7 @@ export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
     }
     const limit = grant.rateLimiter?.take();
     if (limit && !limit.allowed) {
-      throw new RefusedError('The rate limit of this access key was reached; retry later.', 'rate_limit', limit.retryAfterSeconds);
+      throw refusal('The rate limit of this access key was reached; retry later.', 'rate_limit', limit.retryAfterSeconds);
     }
     c.set('grant', grant);
     await next();
