@@ -7,20 +7,20 @@ import { byteListJson } from '../envelope/byte-list.ts';
 import { BadRequestError } from '../errors.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
-import { fieldNamesIn, withAttributes } from '../hotspots/attributes.ts';
-import { hotSpotsFor, type HotSpot } from '../hotspots/hotspots.ts';
+import type { HotSpot } from '../hotspots/hotspots.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import type { Format } from '../params/fields.ts';
 import { toDrawingSpace } from '../projection/drawing-space.ts';
 import { fitExtent } from '../projection/fit.ts';
 import { rasterize } from '../raster/rasterize.ts';
-import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { renderSvg } from '../svg/render-svg.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext, Timed } from './context.ts';
 import { checkVertexBound, readFeatures } from './features.ts';
-import { hotSpotShapes, pixelShapes } from './pixel-shapes.ts';
+import { imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
+import { pixelShapes } from './pixel-shapes.ts';
 
 export interface ImageLimits {
   /** Most vertices (as stored) one request may draw in all its images. */
@@ -28,7 +28,7 @@ export interface ImageLimits {
   maxRings: number;
 }
 
-export interface ImageJob {
+export interface ImageJob extends HotSpotRequest {
   files: ShapefileFiles;
   /** The features this image shows. */
   refs: FeatureRef[];
@@ -46,9 +46,6 @@ export interface ImageJob {
   style: DrawStyle;
   /** Douglas–Peucker tolerance in the shapefile's units; 0 keeps every vertex. */
   reduceTol: number;
-  includeHotSpots: boolean;
-  /** Attribute values added to each hot spot (names as the request spells them). */
-  hotSpotFields?: string[];
   /** The request's: svg answers the SVG document; json has the worker write the PNG's list of byte values too. */
   format: Format;
   useCache: boolean;
@@ -61,12 +58,6 @@ export interface DrawnImage extends Timed {
   /** The PNG as JSON's list of byte values, for format=json (envelope/byte-list.ts). */
   pngJson?: Uint8Array;
   hotSpots: HotSpot[] | null;
-}
-
-/** Hot spots with the values of `fields` (hotSpotFields=), when the request names any. */
-export function hotSpotsWithFields(shapefile: OpenShapefile, hotSpots: HotSpot[], fields: readonly string[] | undefined): HotSpot[] {
-  if (!fields?.length) return hotSpots;
-  return withAttributes(hotSpots, fieldNamesIn(fields, shapefile.fields, shapefile.name), (fid) => shapefile.readAttributes(fid));
 }
 
 /** The drawn image as a job's result, its buffers moved rather than copied. */
@@ -106,18 +97,8 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
     job.format === 'svg'
       ? new TextEncoder().encode(svg)
       : rasterize(context.rasterizer, svg, { width, height, pixelRatio, fonts: [], compressionLevel: context.compressionLevel }, lap);
-  const hotSpotPixels = job.includeHotSpots ? hotSpotShapes(pixels, drawn, transform, reduction) : [];
-  const hotSpots = job.includeHotSpots
-    ? hotSpotsWithFields(
-        shapefile,
-        hotSpotsFor(
-          features.map(({ ref }, i) => ({ fid: ref.text, featureId: ref.parent, pixels: hotSpotPixels[i] })),
-          { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
-          checkpoint,
-        ),
-        job.hotSpotFields,
-      )
-    : null;
+  const ids = features.map(({ ref }) => ({ fid: ref.text, featureId: ref.parent }));
+  const hotSpots = imageHotSpots(job, { ids, shapes: drawn, pixels, transform, reduction, width, height, style }, () => shapefile);
   lap('hotspots');
   return drawnImage(image, hotSpots, job.format);
 }

@@ -9,7 +9,6 @@ import type { Basemap, PlacedImage } from '../sdk/contract.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
-import { hotSpotsFor } from '../hotspots/hotspots.ts';
 import { mercatorBoxToFile, mercatorTransform, shapeToMercator, type ToMercator } from '../map/reproject.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import type { Format } from '../params/fields.ts';
@@ -20,13 +19,14 @@ import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext } from './context.ts';
-import { drawnImage, hotSpotsWithFields } from './draw-image.ts';
+import { drawnImage } from './draw-image.ts';
+import { imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
-import { hotSpotShapes, pixelShapes } from './pixel-shapes.ts';
+import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
 
-export interface MapJob {
+export interface MapJob extends HotSpotRequest {
   files: ShapefileFiles;
   /** The listed features, from mapFeatures(); undefined: every feature of the file in view. */
   features?: MapFeature[];
@@ -43,9 +43,6 @@ export interface MapJob {
   pixelRatio: number;
   style: DrawStyle;
   basemap: Basemap;
-  includeHotSpots: boolean;
-  /** Attribute values added to each hot spot (names as the request spells them). */
-  hotSpotFields?: string[];
   /** The request's: jpeg answers a JPEG; json has the worker write the PNG's list of byte values too. */
   format: Format;
   /** Of a JPEG, 1–100. */
@@ -87,18 +84,9 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   } else {
     image = encodeImage(canvas, { ...real, compressionLevel: context.compressionLevel }, lap);
   }
-  const hotSpotPixels = job.includeHotSpots ? hotSpotShapes(pixels, shapes, transform, reduction) : [];
-  const hotSpots = job.includeHotSpots
-    ? hotSpotsWithFields(
-        context.shapefiles.open(job.files, checkpoint),
-        hotSpotsFor(
-          inView.map((feature, i) => ({ fid: feature.fid, featureId: feature.featureId, pixels: hotSpotPixels[i] })),
-          { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
-          checkpoint,
-        ),
-        job.hotSpotFields,
-      )
-    : null;
+  const hotSpots = imageHotSpots(job, { ids: inView, shapes, pixels, transform, reduction, width, height, style }, () =>
+    context.shapefiles.open(job.files, checkpoint),
+  );
   lap('hotspots');
   return drawnImage(image, hotSpots, job.format);
 }

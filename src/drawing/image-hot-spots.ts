@@ -1,0 +1,47 @@
+/** The image map of a drawn image or map: its hot spots, with attribute values when asked for. */
+import type { Shape } from '../geometry/shape.ts';
+import { fieldNamesIn, withAttributes } from '../hotspots/attributes.ts';
+import { hotSpotsFor, type HotSpot } from '../hotspots/hotspots.ts';
+import type { PixelTransform } from '../projection/fit.ts';
+import type { OpenShapefile } from '../shapefile/file-set.ts';
+import type { DrawStyle } from '../svg/style.ts';
+import { hotSpotShapes, type PixelShapesOptions } from './pixel-shapes.ts';
+
+/** What an images or map job asks of its hot spots. */
+export interface HotSpotRequest {
+  includeHotSpots: boolean;
+  /** Attribute values added to each hot spot (names as the request spells them). */
+  hotSpotFields?: string[];
+}
+
+/** A drawing, feature by feature: ids, the shapes as read and as drawn, and how they were placed. */
+export interface DrawnFeatures {
+  ids: readonly { fid: string; featureId: number }[];
+  shapes: readonly Shape[];
+  /** `shapes` in CSS pixels as drawn (pixel-shapes.ts), with the transform and reduction that made them. */
+  pixels: Shape[];
+  transform: PixelTransform;
+  reduction: PixelShapesOptions;
+  width: number;
+  height: number;
+  style: DrawStyle;
+}
+
+/**
+ * The hot spots of `drawn` (null when the request asks for none), at scale 1 whatever the
+ * picture's scale; `shapefile` is opened only when attribute values are asked for.
+ */
+export function imageHotSpots(request: HotSpotRequest, drawn: DrawnFeatures, shapefile: () => OpenShapefile): HotSpot[] | null {
+  if (!request.includeHotSpots) return null;
+  const { width, height, style, reduction } = drawn;
+  const pixels = hotSpotShapes(drawn.pixels, drawn.shapes, drawn.transform, reduction);
+  const hotSpots = hotSpotsFor(
+    drawn.ids.map((id, i) => ({ fid: id.fid, featureId: id.featureId, pixels: pixels[i] })),
+    { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
+    reduction.checkpoint,
+  );
+  const fields = request.hotSpotFields;
+  if (!fields?.length) return hotSpots;
+  const open = shapefile();
+  return withAttributes(hotSpots, fieldNamesIn(fields, open.fields, open.name), (fid) => open.readAttributes(fid));
+}
