@@ -48,9 +48,12 @@ function holdsPole(box: BBox, crs: Crs, latitude: number): boolean {
  */
 export function lonLatBoxInFile(box: BBox, crs: Crs): { outer: BBox; inner?: BBox } | undefined {
   const fromLonLat = fromWgs84(crs);
-  const outer = fromLonLat && sampledEnvelope(box, fromLonLat);
-  if (!outer) return undefined;
-  if (!crs.proj4) return { outer, inner: outer };
+  const sampled = fromLonLat && sampledEnvelope(box, fromLonLat);
+  if (!sampled) return undefined;
+  if (!crs.proj4) return { outer: sampled, inner: sampled };
+  // Widened by rounding's worth: `box` is often the file's own extent taken to lon/lat and
+  // back, and a point on that extent's edge must not fall out of it by a nanometre.
+  const outer = widened(sampled, ROUND_TRIP_SLACK);
   const inner = innerBox(box, fromLonLat);
   return inner && insideWithin(inner, toWgs84(crs)!, box) ? { outer, inner } : { outer };
 }
@@ -104,13 +107,17 @@ function innerBox(box: BBox, transform: Transform): BBox | undefined {
 
 /** Whether `inner`'s sampled edges, mapped back by `transform`, lie in `box` (give or take rounding). */
 function insideWithin(inner: BBox, transform: Transform, box: BBox): boolean {
-  const slack = 1e-9 * Math.max(1, Math.abs(box.xmin), Math.abs(box.xmax), Math.abs(box.ymin), Math.abs(box.ymax));
   const mapped = sampledEnvelope(inner, transform);
-  return (
-    mapped !== undefined &&
-    mapped.xmin >= box.xmin - slack &&
-    mapped.xmax <= box.xmax + slack &&
-    mapped.ymin >= box.ymin - slack &&
-    mapped.ymax <= box.ymax + slack
-  );
+  const roomy = widened(box, INSIDE_SLACK);
+  return mapped !== undefined && mapped.xmin >= roomy.xmin && mapped.xmax <= roomy.xmax && mapped.ymin >= roomy.ymin && mapped.ymax <= roomy.ymax;
+}
+
+/** Relative slack for rounding in a transform and back: 1e-7 of the coordinates (5 cm in RD New). */
+const ROUND_TRIP_SLACK = 1e-7;
+const INSIDE_SLACK = 1e-9;
+
+/** `box` grown on every side by `relative` times its largest coordinate (at least 1). */
+function widened(box: BBox, relative: number): BBox {
+  const slack = relative * Math.max(1, Math.abs(box.xmin), Math.abs(box.xmax), Math.abs(box.ymin), Math.abs(box.ymax));
+  return { xmin: box.xmin - slack, ymin: box.ymin - slack, xmax: box.xmax + slack, ymax: box.ymax + slack };
 }

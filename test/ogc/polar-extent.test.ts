@@ -1,12 +1,18 @@
 /**
  * A collection's extent in WGS 84 for data around a pole: the box's edges alone never reach
  * the pole, nor go all the way round. The .prj is the one GDAL writes for EPSG:3413 (the
- * NSIDC's Arctic grid); the corner latitude is GDAL's (gdaltransform: 76.9988°).
+ * NSIDC's Arctic grid); the corner latitude is GDAL's (gdaltransform: 76.9988°). And for
+ * data in a projection that cannot place the poles at all (Mercator).
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { boxToLonLat } from '../../src/drawing/lon-lat-box.ts';
 import { crsFromPrj } from '../../src/shapefile/crs.ts';
+import { startServer } from '../support/server.ts';
+import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import { get } from './support.ts';
 
 const prj = readFileSync(new URL('../fixtures/prj/EPSG_3413.prj', import.meta.url), 'utf8');
 const AROUND_THE_POLE = { xmin: -1_000_000, ymin: -1_000_000, xmax: 1_000_000, ymax: 1_000_000 };
@@ -33,5 +39,27 @@ describe('the WGS 84 extent of polar data', () => {
     const extent = boxToLonLat(aside, crs)!;
     expect(extent.ymax).toBeLessThan(86);
     expect(extent.xmax - extent.xmin).toBeLessThan(90);
+  });
+});
+
+describe('a collection in Web Mercator, as ogr2ogr writes it', () => {
+  it('is listed with its extent, and its items selected by bbox (proj4js cannot place a pole there)', async () => {
+    const dir = makeTempDir('shapeshot-mercator-');
+    const source = join(dir, 'source.geojson');
+    writeFileSync(source, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { NAME: 'Utrecht' }, geometry: { type: 'Point', coordinates: [5.12, 52.09] } }] }));
+    execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'mercator.shp'), source, '-s_srs', 'EPSG:4326', '-t_srs', 'EPSG:3857']);
+    const server = await startServer({ dataDir: dir });
+    try {
+      const collection = await get(server, '/ogc/collections/mercator');
+      expect(collection.status).toBe(200);
+      const [[minLon, minLat]] = collection.body.extent.spatial.bbox;
+      expect([minLon, minLat].map((value: number) => value.toFixed(6))).toEqual(['5.120000', '52.090000']);
+      const items = await get(server, '/ogc/collections/mercator/items?bbox=-180,-90,180,90');
+      expect(items.status).toBe(200);
+      expect(items.body.numberMatched).toBe(1);
+    } finally {
+      await server.close();
+      removeTempDirs();
+    }
   });
 });
