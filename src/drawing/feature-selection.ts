@@ -122,7 +122,11 @@ function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut
   const extent = boxToLonLat(shapefile.bbox, shapefile.crs);
   const tests = boxes.flatMap((box) => {
     const part = extent && intersection(box, extent);
-    return part ? [{ box, inFile: lonLatBoxInFile(part, shapefile.crs) ?? { outer: shapefile.bbox } }] : [];
+    if (!part) return [];
+    const inFile = lonLatBoxInFile(part, shapefile.crs) ?? { outer: shapefile.bbox };
+    // A box holding the whole file passes every record on to the exact test: its box mapped
+    // to lon/lat and back would not hold a record on its edge exactly.
+    return [{ box, inFile: sameBox(part, extent) ? { ...inFile, outer: shapefile.bbox } : inFile }];
   });
   const pacer = new StepPacer(checkpoint);
   const ids: number[] = [];
@@ -146,6 +150,10 @@ function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut
     if (lonLat && near.some(({ box }) => shapeMeetsBox(lonLat, box, pacer))) ids.push(fid);
   }
   return Uint32Array.from(ids);
+}
+
+function sameBox(a: BBox, b: BBox): boolean {
+  return a.xmin === b.xmin && a.ymin === b.ymin && a.xmax === b.xmax && a.ymax === b.ymax;
 }
 
 function contains(outer: BBox, inner: BBox): boolean {

@@ -7,24 +7,27 @@ import type { OpenShapefile } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import { hotSpotShapes, type PixelShapesOptions } from './pixel-shapes.ts';
 
-/** What an images or map job asks of its hot spots. */
+/** What a job of the images or the map operation asks of its hot spots. */
 export interface HotSpotRequest {
   includeHotSpots: boolean;
   /** Attribute values added to each hot spot (names as the request spells them). */
-  hotSpotFields?: string[];
+  hotSpotFields?: readonly string[];
 }
 
-/** A drawing, feature by feature: ids, the shapes as read and as drawn, and how they were placed. */
+/**
+ * A drawing, feature by feature: ids, the shapes placed by `transform` (in the drawing's own
+ * space: the file's units for an image, Web Mercator for a map) and the same in CSS pixels as
+ * drawn, with the reduction that made those.
+ */
 export interface DrawnFeatures {
   ids: readonly { fid: string; featureId: number }[];
   shapes: readonly Shape[];
-  /** `shapes` in CSS pixels as drawn (pixel-shapes.ts), with the transform and reduction that made them. */
   pixels: Shape[];
   transform: PixelTransform;
   reduction: PixelShapesOptions;
   width: number;
   height: number;
-  style: DrawStyle;
+  style: Pick<DrawStyle, 'lineWidth' | 'pointRadius'>;
 }
 
 /**

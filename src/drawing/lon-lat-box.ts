@@ -51,9 +51,9 @@ export function lonLatBoxInFile(box: BBox, crs: Crs): { outer: BBox; inner?: BBo
   const sampled = fromLonLat && sampledEnvelope(box, fromLonLat);
   if (!sampled) return undefined;
   if (!crs.proj4) return { outer: sampled, inner: sampled };
-  // Widened by rounding's worth: `box` is often the file's own extent taken to lon/lat and
-  // back, and a point on that extent's edge must not fall out of it by a nanometre.
-  const outer = widened(sampled, ROUND_TRIP_SLACK);
+  // Widened by rounding's worth: a record on the edge of `box` must not fall out of it by a
+  // nanometre (proj4js's inverses with a datum shift iterate, to within a few millimetres).
+  const outer = widened(sampled, ROUND_TRIP_SLACK, ROUND_TRIP_FLOOR);
   const inner = innerBox(box, fromLonLat);
   return inner && insideWithin(inner, toWgs84(crs)!, box) ? { outer, inner } : { outer };
 }
@@ -108,16 +108,17 @@ function innerBox(box: BBox, transform: Transform): BBox | undefined {
 /** Whether `inner`'s sampled edges, mapped back by `transform`, lie in `box` (give or take rounding). */
 function insideWithin(inner: BBox, transform: Transform, box: BBox): boolean {
   const mapped = sampledEnvelope(inner, transform);
-  const roomy = widened(box, INSIDE_SLACK);
+  const roomy = widened(box, INSIDE_SLACK, 0);
   return mapped !== undefined && mapped.xmin >= roomy.xmin && mapped.xmax <= roomy.xmax && mapped.ymin >= roomy.ymin && mapped.ymax <= roomy.ymax;
 }
 
-/** Relative slack for rounding in a transform and back: 1e-7 of the coordinates (5 cm in RD New). */
+/** Slack for rounding in a transform and back: 1e-7 of the coordinates (5 cm in RD New), and at least 1 cm (or 0.01°). */
 const ROUND_TRIP_SLACK = 1e-7;
+const ROUND_TRIP_FLOOR = 0.01;
 const INSIDE_SLACK = 1e-9;
 
-/** `box` grown on every side by `relative` times its largest coordinate (at least 1). */
-function widened(box: BBox, relative: number): BBox {
-  const slack = relative * Math.max(1, Math.abs(box.xmin), Math.abs(box.xmax), Math.abs(box.ymin), Math.abs(box.ymax));
+/** `box` grown on every side by `relative` times its largest coordinate (at least 1), and by at least `floor`. */
+function widened(box: BBox, relative: number, floor: number): BBox {
+  const slack = Math.max(floor, relative * Math.max(1, Math.abs(box.xmin), Math.abs(box.xmax), Math.abs(box.ymin), Math.abs(box.ymax)));
   return { xmin: box.xmin - slack, ymin: box.ymin - slack, xmax: box.xmax + slack, ymax: box.ymax + slack };
 }

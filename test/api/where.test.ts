@@ -151,6 +151,17 @@ describe('hotSpotFields=', () => {
     expect([attribute.attributes.Name, attribute.text]).toEqual(['NAME', 'Netherlands']);
   });
 
+  it("puts the values on a map's hot spots too, and names an unknown field there", async () => {
+    const { status, body } = await envelope('map', { file: 'countries', where: "NAME = 'Netherlands'", includeHotSpots: 1, hotSpotFields: 'NAME_NL' });
+    expect(status).toBe(200);
+    const spots = body.Resource.ShapefileFeatureImages[0].FeatureHotSpots;
+    expect(spots.length).toBeGreaterThan(0);
+    for (const spot of spots) expect(spot.Attributes).toEqual({ NAME_NL: 'Nederland' });
+    const unknown = await envelope('map', { file: 'countries', where: "NAME = 'Netherlands'", includeHotSpots: 1, hotSpotFields: 'capital' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.ErrorDetails).toContain("has no field 'capital'");
+  });
+
   it('names an unknown field, and is ignored without includeHotSpots', async () => {
     const unknown = await envelope('images', { file: 'countries', fid: 0, includeHotSpots: 1, hotSpotFields: 'name,capital' });
     expect(unknown.status).toBe(400);
