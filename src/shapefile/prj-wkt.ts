@@ -4,7 +4,8 @@
  * GDAL's reading (test/fixtures/prj, scripts/gdal-reference/prj.py):
  * - The WKT names a datum but leaves out its shift to WGS 84, which PROJ looks up in the
  *   EPSG database: BD72 (Belgian Lambert 72) landed 190 m from where GDAL puts it, ED50
- *   170 m, GGRS87 330 m. DATUM_SHIFTS holds the Helmert transformation PROJ uses for each.
+ *   170 m, GGRS87 330 m, Tokyo 460 m. DATUM_SHIFTS holds the Helmert transformation PROJ
+ *   uses for each (not for datums whose shift differs by country, such as Pulkovo 1942).
  * - ESRI's Stereographic_North_Pole is read as an oblique stereographic (EPSG:3413, the
  *   NSIDC's Arctic grid, 2,000 km off).
  * - A projection's angles in grads (NTF (Paris) / Lambert zone II, EPSG:27572: 580 km off)
@@ -34,6 +35,16 @@ const DATUM_SHIFTS: Readonly<Record<string, string>> = (() => {
   const ntf = '-168,-60,320,0,0,0,0';
   // EPSG:5239, S-JTSK to WGS 84 (5): Czechia's (PROJ uses another in Slovakia)
   const sJtsk = '572.213,85.334,461.94,4.9732,1.529,5.2484,3.5378';
+  // EPSG:1173, NAD27 to WGS 84 (4): the contiguous United States' (PROJ prefers NADCON grids)
+  const nad27 = '-8,160,176,0,0,0,0';
+  // EPSG:1242, HD72 to WGS 84 (4)
+  const hd72 = '52.17,-71.82,-14.9,0,0,0,0';
+  // EPSG:15484, Tokyo to WGS 84 (108): Japan's
+  const tokyo = '-146.414,507.337,680.507,0,0,0,0';
+  // EPSG:9676, Israel 1993 to WGS 84 (2)
+  const israel = '23.772,17.49,17.859,-0.3132,-1.85274,1.67299,-5.4262';
+  // EPSG:1128, Cape to WGS 84 (1)
+  const cape = '-136,-108,-292,0,0,0,0';
   return {
     belge_1972: bd72,
     reseau_national_belge_1972: bd72,
@@ -48,6 +59,14 @@ const DATUM_SHIFTS: Readonly<Record<string, string>> = (() => {
     nouvelle_triangulation_francaise_paris: ntf,
     s_jtsk: sJtsk,
     system_of_the_unified_trigonometrical_cadastral_network: sJtsk,
+    north_american_1927: nad27,
+    north_american_datum_1927: nad27,
+    hungarian_1972: hd72,
+    hungarian_datum_1972: hd72,
+    tokyo: tokyo,
+    israel: israel,
+    israel_1993: israel,
+    cape: cape,
   };
 })();
 

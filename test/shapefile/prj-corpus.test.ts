@@ -30,6 +30,7 @@ const DEPARTURES: Record<string, { metres: number; why: string }> = {
   'EPSG:2056': { metres: 0.1, why: "proj4js's Hotine oblique Mercator with CH1903+'s shift lands within 7 cm of PROJ's" },
   'EPSG:21781': { metres: 0.1, why: "proj4js's Hotine oblique Mercator with CH1903's shift lands within 7 cm of PROJ's" },
   'ESRI:54030': { metres: 0.5, why: "proj4js's Robinson table differs from PROJ's by decimetres" },
+  'EPSG:28403': { metres: 150, why: "Pulkovo 1942(58)'s shift differs by country (Poland, Romania) and we apply none" },
 };
 
 /** CRSs whose .prj we do not read, and why: their files are served as of an unknown CRS, as without a .prj. */
@@ -54,7 +55,7 @@ const bboxOf = (points: ReferenceCrs['points']) => ({
 
 describe('the .prj files GDAL writes', () => {
   it('cover the CRSs the corpus script lists, in both dialects', () => {
-    expect(reference.filter(({ dialect }) => dialect === 'esri').length).toBeGreaterThanOrEqual(40);
+    expect(reference.filter(({ dialect }) => dialect === 'esri').length).toBeGreaterThanOrEqual(47);
     expect(reference.filter(({ dialect }) => dialect === 'ogc').length).toBe(reference.length / 2);
   });
 
