@@ -15,60 +15,39 @@
 export type PrjReading = { wkt: string } | { problem: string };
 
 /**
- * +towgs84 (position-vector convention) of the Helmert transformation PROJ uses over most of
- * each datum's area, by datum name as ESRI (D_…) and OGC spell it, in lower case without
- * ESRI's `d_`. PROJ chooses per place, and a grid where one is installed (DHDN, NTF): the
- * corpus test names how far from it these land.
+ * The Helmert transformation PROJ uses over most of each datum's area, as +towgs84
+ * (position-vector convention), and the datum's names as ESRI (D_…) and OGC spell them, in
+ * lower case without ESRI's `d_`. PROJ chooses per place, and a grid where one is installed
+ * (DHDN, NTF, NAD27): the corpus test names how far from it these land.
  */
-const DATUM_SHIFTS: Readonly<Record<string, string>> = (() => {
-  // EPSG:15929, BD72 to WGS 84 (3)
-  const bd72 = '-106.8686,52.2978,-103.7239,0.3366,-0.457,1.8422,-1.2747';
-  // EPSG:1777, DHDN to WGS 84 (2)
-  const dhdn = '598.1,73.7,418.2,0.202,0.045,-2.455,6.7';
-  // EPSG:1133, ED50 to WGS 84 (1)
-  const ed50 = '-87,-98,-121,0,0,0,0';
-  // EPSG:1272, GGRS87 to WGS 84 (1)
-  const ggrs87 = '-199.87,74.79,246.62,0,0,0,0';
-  // EPSG:1660, Monte Mario to WGS 84 (4)
-  const monteMario = '-104.1,-49.1,-9.9,0.971,-2.917,0.714,-11.68';
-  // EPSG:1193, NTF to WGS 84 (1)
-  const ntf = '-168,-60,320,0,0,0,0';
-  // EPSG:5239, S-JTSK to WGS 84 (5): Czechia's (PROJ uses another in Slovakia)
-  const sJtsk = '572.213,85.334,461.94,4.9732,1.529,5.2484,3.5378';
-  // EPSG:1173, NAD27 to WGS 84 (4): the contiguous United States' (PROJ prefers NADCON grids)
-  const nad27 = '-8,160,176,0,0,0,0';
-  // EPSG:1242, HD72 to WGS 84 (4)
-  const hd72 = '52.17,-71.82,-14.9,0,0,0,0';
-  // EPSG:15484, Tokyo to WGS 84 (108): Japan's
-  const tokyo = '-146.414,507.337,680.507,0,0,0,0';
-  // EPSG:9676, Israel 1993 to WGS 84 (2)
-  const israel = '23.772,17.49,17.859,-0.3132,-1.85274,1.67299,-5.4262';
-  // EPSG:1128, Cape to WGS 84 (1)
-  const cape = '-136,-108,-292,0,0,0,0';
-  return {
-    belge_1972: bd72,
-    reseau_national_belge_1972: bd72,
-    deutsches_hauptdreiecksnetz: dhdn,
-    european_1950: ed50,
-    european_datum_1950: ed50,
-    ggrs_1987: ggrs87,
-    greek_geodetic_reference_system_1987: ggrs87,
-    monte_mario: monteMario,
-    ntf: ntf,
-    nouvelle_triangulation_francaise: ntf,
-    nouvelle_triangulation_francaise_paris: ntf,
-    s_jtsk: sJtsk,
-    system_of_the_unified_trigonometrical_cadastral_network: sJtsk,
-    north_american_1927: nad27,
-    north_american_datum_1927: nad27,
-    hungarian_1972: hd72,
-    hungarian_datum_1972: hd72,
-    tokyo: tokyo,
-    israel: israel,
-    israel_1993: israel,
-    cape: cape,
-  };
-})();
+const DATUMS: readonly { names: readonly string[]; towgs84: string }[] = [
+  // EPSG:15929
+  { names: ['belge_1972', 'reseau_national_belge_1972'], towgs84: '-106.8686,52.2978,-103.7239,0.3366,-0.457,1.8422,-1.2747' },
+  // EPSG:1777
+  { names: ['deutsches_hauptdreiecksnetz'], towgs84: '598.1,73.7,418.2,0.202,0.045,-2.455,6.7' },
+  // EPSG:1133
+  { names: ['european_1950', 'european_datum_1950'], towgs84: '-87,-98,-121,0,0,0,0' },
+  // EPSG:1272
+  { names: ['ggrs_1987', 'greek_geodetic_reference_system_1987'], towgs84: '-199.87,74.79,246.62,0,0,0,0' },
+  // EPSG:1660
+  { names: ['monte_mario'], towgs84: '-104.1,-49.1,-9.9,0.971,-2.917,0.714,-11.68' },
+  // EPSG:1193
+  { names: ['ntf', 'nouvelle_triangulation_francaise', 'nouvelle_triangulation_francaise_paris'], towgs84: '-168,-60,320,0,0,0,0' },
+  // EPSG:5239, Czechia's (PROJ uses another in Slovakia)
+  { names: ['s_jtsk', 'system_of_the_unified_trigonometrical_cadastral_network'], towgs84: '572.213,85.334,461.94,4.9732,1.529,5.2484,3.5378' },
+  // EPSG:1173, the contiguous United States'
+  { names: ['north_american_1927', 'north_american_datum_1927'], towgs84: '-8,160,176,0,0,0,0' },
+  // EPSG:1242
+  { names: ['hungarian_1972', 'hungarian_datum_1972'], towgs84: '52.17,-71.82,-14.9,0,0,0,0' },
+  // EPSG:15484, Japan's
+  { names: ['tokyo'], towgs84: '-146.414,507.337,680.507,0,0,0,0' },
+  // EPSG:9676
+  { names: ['israel', 'israel_1993'], towgs84: '23.772,17.49,17.859,-0.3132,-1.85274,1.67299,-5.4262' },
+  // EPSG:1128
+  { names: ['cape'], towgs84: '-136,-108,-292,0,0,0,0' },
+];
+
+const DATUM_SHIFTS: ReadonlyMap<string, string> = new Map(DATUMS.flatMap(({ names, towgs84 }) => names.map((name) => [name, towgs84] as const)));
 
 const RADIANS_PER_DEGREE = Math.PI / 180;
 const DEGREE_UNIT = `UNIT["Degree",${RADIANS_PER_DEGREE}]`;
@@ -98,7 +77,7 @@ export function prjWktForProj4(wkt: string): PrjReading {
 
   const datum = geographic && childNamed(wkt, geographic, 'DATUM');
   if (datum && !childNamed(wkt, datum, 'TOWGS84')) {
-    const shift = DATUM_SHIFTS[leadingValues(wkt, datum)[0]?.toLowerCase().replace(/^d_/, '') ?? ''];
+    const shift = DATUM_SHIFTS.get(leadingValues(wkt, datum)[0]?.toLowerCase().replace(/^d_/, '') ?? '');
     if (shift) edits.push({ from: datum.close, to: datum.close, text: `,TOWGS84[${shift}]` });
   }
 
