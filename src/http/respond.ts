@@ -2,15 +2,13 @@ import type { Context } from 'hono';
 import { envelopeToJson } from '../envelope/json.ts';
 import type { Envelope, ImageCollection } from '../envelope/model.ts';
 import { envelopeToXml } from '../envelope/xml.ts';
-import type { Format } from '../params/fields.ts';
+import { IMAGE_CONTENT_TYPES, type Format } from '../params/fields.ts';
 import type { AppEnv } from './context.ts';
 
 export interface EnvelopeSettings {
   schemaNamespace: string;
 }
 
-/** The formats that answer with the first image's bytes alone (our additions, for <img src>). */
-export const IMAGE_CONTENT_TYPES: Partial<Record<Format, string>> = { png: 'image/png', svg: 'image/svg+xml', jpeg: 'image/jpeg' };
 
 /**
  * Sends an envelope in the requested format. `png`, `svg` and `jpeg` answer with the first

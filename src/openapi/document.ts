@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { packageVersion } from '../config/package-folders.ts';
 import type { Config } from '../config/schema.ts';
-import { IMAGE_CONTENT_TYPES } from '../http/respond.ts';
-import { IMAGE_FORMATS, MAP_FORMATS, type Format } from '../params/fields.ts';
+import { IMAGE_CONTENT_TYPES, IMAGE_FORMATS, MAP_FORMATS, type Format } from '../params/fields.ts';
 import { imagesQuerySchema } from '../params/images.ts';
 import { mapQuerySchema } from '../params/map.ts';
 import { styleFields } from '../params/style.ts';

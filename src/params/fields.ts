@@ -126,6 +126,8 @@ export const MAP_FORMATS = ['xml', 'json', 'png', 'jpeg'] as const;
 /** Every format some operation answers in: errors answer in JSON for all but xml. */
 export const FORMATS: readonly Format[] = [...new Set([...IMAGE_FORMATS, ...MAP_FORMATS])];
 export type Format = (typeof IMAGE_FORMATS)[number] | (typeof MAP_FORMATS)[number];
+/** The formats that answer with the first image's bytes alone (our additions, for <img src>), and its type. */
+export const IMAGE_CONTENT_TYPES: Partial<Record<Format, string>> = { png: 'image/png', svg: 'image/svg+xml', jpeg: 'image/jpeg' };
 
 /** Real pixels per CSS pixel (`scale`): screens with 2 or 3 device pixels per CSS pixel. */
 export const MAX_SCALE = 3;
