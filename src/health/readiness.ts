@@ -42,12 +42,25 @@ export async function checkReadiness({ dataDir, drawing, basemaps }: ReadinessSo
   return { ready: checks.dataFolder === OK && checks.drawingWorkers === OK, checks };
 }
 
+/**
+ * The folder's open under way, by path: probes that come while one is still open share it.
+ * On a hung mount each open holds one of libuv's four threads until it returns, and /ready
+ * needs no key: a probe each second would otherwise stall every file read of the service.
+ */
+const opening = new Map<string, Promise<string>>();
+
 /** The folder opens (it exists, is a folder, may be read) within DATA_FOLDER_TIMEOUT_MS. */
 async function dataFolderCheck(path: string): Promise<string> {
-  const opened = opendir(path).then(
-    (folder) => folder.close().then(() => OK),
-    (error: NodeJS.ErrnoException) => `cannot be opened (${error.code ?? 'error'})`,
-  );
+  let opened = opening.get(path);
+  if (!opened) {
+    opened = opendir(path)
+      .then(
+        (folder) => folder.close().then(() => OK),
+        (error: NodeJS.ErrnoException) => `cannot be opened (${error.code ?? 'error'})`,
+      )
+      .finally(() => opening.delete(path));
+    opening.set(path, opened);
+  }
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<string>((resolve) => {
     timer = setTimeout(resolve, DATA_FOLDER_TIMEOUT_MS, `did not open within ${DATA_FOLDER_TIMEOUT_MS} ms`);
