@@ -4,17 +4,14 @@
  * own bounding boxes before any is decoded. A straight edge in one CRS is a curve in the
  * other, so edges are sampled; exact for lon/lat files.
  */
-import proj4 from 'proj4';
 import type { BBox } from '../geometry/types.ts';
 import { edgeSteps, sampledEnvelope } from '../projection/sampled-envelope.ts';
-import { toWgs84 } from '../shapefile/crs.ts';
+import { fromWgs84, toWgs84 } from '../shapefile/crs.ts';
 import type { Crs } from '../shapefile/types.ts';
 
 type Transform = (x: number, y: number) => [number, number];
 
 const WORLD: BBox = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
-
-const inverses = new WeakMap<Crs, Transform>();
 
 /**
  * The lon/lat box around `box` (file units), within ±180/±90; undefined when the CRS is
@@ -66,26 +63,6 @@ export function intersection(a: BBox, b: BBox): BBox | undefined {
 
 export function overlaps(a: BBox, b: BBox): boolean {
   return a.xmin <= b.xmax && a.xmax >= b.xmin && a.ymin <= b.ymax && a.ymax >= b.ymin;
-}
-
-function fromWgs84(crs: Crs): Transform | undefined {
-  if (!crs.proj4) return crs.geographic ? (lon, lat) => [lon, lat] : undefined;
-  let inverse = inverses.get(crs);
-  if (!inverse) {
-    const converter = proj4(crs.proj4, 'WGS84');
-    // A place the projection cannot show (a pole in Mercator) is NaN, as a non-finite
-    // result is everywhere else: proj4js gives null for it, or throws.
-    inverse = (lon, lat) => {
-      try {
-        const point = converter.inverse([lon, lat]);
-        return point ? [point[0], point[1]] : [NaN, NaN];
-      } catch {
-        return [NaN, NaN];
-      }
-    };
-    inverses.set(crs, inverse);
-  }
-  return inverse;
 }
 
 /**

@@ -2,13 +2,12 @@
  * From a shapefile's own coordinates to Web Mercator metres, through WGS84 with proj4
  * (datum shifts included, as src/shapefile/crs.ts defines them).
  */
-import proj4 from 'proj4';
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
 import { mapVertices, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { sampledEnvelope } from '../projection/sampled-envelope.ts';
 import { HALF_WORLD, toLonLat, writeWebMercator } from '../projection/web-mercator.ts';
-import { toWgs84 } from '../shapefile/crs.ts';
+import { fromWgs84, toWgs84 } from '../shapefile/crs.ts';
 import type { Crs } from '../shapefile/types.ts';
 
 /** Writes the Web Mercator metres of file coordinates (x, y) into `out` at `at`. */
@@ -80,9 +79,10 @@ export function clampToWorld(box: BBox): BBox {
  * defined (the caller then tests every record).
  */
 export function mercatorBoxToFile(box: BBox, crs: Crs): BBox | undefined {
-  const inverse = crs.proj4 ? proj4(crs.proj4, 'WGS84').inverse : undefined;
+  // Without a CRS the file is taken for lon/lat, as everywhere on maps.
+  const fromLonLat = fromWgs84(crs) ?? ((lon: number, lat: number) => [lon, lat]);
   return sampledEnvelope(box, (x, y) => {
     const { lon, lat } = toLonLat({ x, y });
-    return inverse ? inverse([lon, lat]) : [lon, lat];
+    return fromLonLat(lon, lat);
   });
 }

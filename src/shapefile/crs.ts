@@ -77,6 +77,31 @@ export function toWgs84(crs: Crs): LonLatTransform | undefined {
   return transform;
 }
 
+const inverses = new WeakMap<Crs, LonLatTransform>();
+
+/**
+ * Maps WGS84 [lon, lat] to the CRS's coordinates; undefined when the CRS is unknown. A place
+ * the projection cannot show (a pole in Mercator) is NaN, as a non-finite result is
+ * everywhere else: proj4js gives null for it, or throws.
+ */
+export function fromWgs84(crs: Crs): LonLatTransform | undefined {
+  if (!crs.proj4) return crs.geographic ? (lon, lat) => [lon, lat] : undefined;
+  let inverse = inverses.get(crs);
+  if (!inverse) {
+    const converter = proj4(crs.proj4, 'WGS84');
+    inverse = (lon, lat) => {
+      try {
+        const point = converter.inverse([lon, lat]);
+        return point ? [point[0], point[1]] : [NaN, NaN];
+      } catch {
+        return [NaN, NaN];
+      }
+    };
+    inverses.set(crs, inverse);
+  }
+  return inverse;
+}
+
 /** RD New by name, or by its stereographic parameters on Bessel. */
 function isRdNew(wkt: string, name: string | undefined): boolean {
   if (name && /\bRD[_ ]?New\b/i.test(name)) return true;
