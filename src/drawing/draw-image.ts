@@ -19,7 +19,7 @@ import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext, Timed } from './context.ts';
 import { checkVertexBound, readFeatures } from './features.ts';
-import { imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
+import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 
 export interface ImageLimits {
@@ -70,6 +70,7 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
   const { checkpoint, lap } = context;
   const { width, height, pixelRatio, style, limits } = job;
   const shapefile = context.shapefiles.open(job.files, checkpoint);
+  const attributes = hotSpotAttributes(job, () => shapefile);
   lap('open');
   if (job.requestRefs) {
     checkVertexBound(shapefile, job.requestRefs, limits.maxImageVertices, (count) =>
@@ -98,7 +99,7 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
       ? new TextEncoder().encode(svg)
       : rasterize(context.rasterizer, svg, { width, height, pixelRatio, fonts: [], compressionLevel: context.compressionLevel }, lap);
   const ids = features.map(({ ref }) => ({ fid: ref.text, featureId: ref.parent }));
-  const hotSpots = imageHotSpots(job, { ids, shapes: drawn, pixels, transform, reduction, width, height, style }, () => shapefile);
+  const hotSpots = imageHotSpots(job, { ids, shapes: drawn, pixels, transform, reduction, width, height, style }, attributes);
   lap('hotspots');
   return drawnImage(image, hotSpots, job.format);
 }

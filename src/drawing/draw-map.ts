@@ -20,7 +20,7 @@ import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext } from './context.ts';
 import { drawnImage } from './draw-image.ts';
-import { imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
+import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
@@ -57,6 +57,7 @@ const SIMPLIFY_PIXELS = 0.5;
 export async function drawMap(job: MapJob, context: DrawingContext): Promise<Handled> {
   const { checkpoint, lap } = context;
   const { width, height, pixelRatio, style, transform } = job;
+  const attributes = hotSpotAttributes(job, () => context.shapefiles.open(job.files, checkpoint));
   const inView = job.features
     ? job.features.filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
     : scanInView(context.shapefiles.open(job.files, checkpoint), job, checkpoint);
@@ -76,17 +77,17 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   lap('svg');
   checkpoint();
   const canvas = mapPixels(context, svg, { width, height, pixelRatio, fonts }, composite ? tiles : []);
+  checkpoint();
   const real = { width: width * pixelRatio, height: height * pixelRatio };
   let image: Uint8Array;
   if (job.format === 'jpeg') {
     image = await encodeJpeg(canvas, real.width, real.height, job.jpegQuality);
     lap('jpeg');
+    checkpoint();
   } else {
     image = encodeImage(canvas, { ...real, compressionLevel: context.compressionLevel }, lap);
   }
-  const hotSpots = imageHotSpots(job, { ids: inView, shapes, pixels, transform, reduction, width, height, style }, () =>
-    context.shapefiles.open(job.files, checkpoint),
-  );
+  const hotSpots = imageHotSpots(job, { ids: inView, shapes, pixels, transform, reduction, width, height, style }, attributes);
   lap('hotspots');
   return drawnImage(image, hotSpots, job.format);
 }

@@ -30,11 +30,24 @@ export interface DrawnFeatures {
   style: Pick<DrawStyle, 'lineWidth' | 'pointRadius'>;
 }
 
+/** The fields a job's hot spots carry, in their `.dbf` spelling, and the file to read them from. */
+export interface HotSpotAttributes {
+  shapefile: OpenShapefile;
+  fieldNames: string[];
+}
+
 /**
- * The hot spots of `drawn` (null when the request asks for none), at scale 1 whatever the
- * picture's scale; `shapefile` is opened only when attribute values are asked for.
+ * The fields the request's hot spots carry (undefined for none), resolved before anything is
+ * drawn: an unknown one is a 400 that costs no render. `shapefile` is opened only for them.
  */
-export function imageHotSpots(request: HotSpotRequest, drawn: DrawnFeatures, shapefile: () => OpenShapefile): HotSpot[] | null {
+export function hotSpotAttributes(request: HotSpotRequest, shapefile: () => OpenShapefile): HotSpotAttributes | undefined {
+  if (!request.includeHotSpots || !request.hotSpotFields?.length) return undefined;
+  const open = shapefile();
+  return { shapefile: open, fieldNames: fieldNamesIn(request.hotSpotFields, open.fields, open.name) };
+}
+
+/** The hot spots of `drawn` (null when the request asks for none), at scale 1 whatever the picture's scale. */
+export function imageHotSpots(request: HotSpotRequest, drawn: DrawnFeatures, attributes: HotSpotAttributes | undefined): HotSpot[] | null {
   if (!request.includeHotSpots) return null;
   const { width, height, style, reduction } = drawn;
   const pixels = hotSpotShapes(drawn.pixels, drawn.shapes, drawn.transform, reduction);
@@ -43,8 +56,7 @@ export function imageHotSpots(request: HotSpotRequest, drawn: DrawnFeatures, sha
     { width, height, lineWidth: style.lineWidth, pointRadius: style.pointRadius },
     reduction.checkpoint,
   );
-  const fields = request.hotSpotFields;
-  if (!fields?.length) return hotSpots;
-  const open = shapefile();
-  return withAttributes(hotSpots, fieldNamesIn(fields, open.fields, open.name), (fid) => open.readAttributes(fid));
+  if (!attributes) return hotSpots;
+  const { shapefile, fieldNames } = attributes;
+  return withAttributes(hotSpots, fieldNames, (fid) => shapefile.readAttributes(fid));
 }
