@@ -131,7 +131,13 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
  * ['', 'ogc', 'collections', name, 'items', id].
  */
 function pathSegment(c: Context<AppEnv>, index: number): string {
-  return decodeURIComponent(new URL(c.req.url).pathname.split('/')[index]);
+  const segment = new URL(c.req.url).pathname.split('/')[index];
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // Not validly percent-encoded: no collection or feature has such a name.
+    throw new NotFoundError(`There is no resource at '${echo(c.req.path)}'.`);
+  }
 }
 
 function unlessMissing(error: unknown): undefined {

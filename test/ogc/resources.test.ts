@@ -43,6 +43,14 @@ describe('the landing page', () => {
     }
   });
 
+  it('answers a collection name that is not validly percent-encoded with 404 in its own format', async () => {
+    for (const path of ['/ogc/collections/%E0', '/ogc/collections/%E0/items', '/ogc/collections/squares/items/%E0']) {
+      const { status, body } = await get(server, path);
+      expect(status, path).toBe(404);
+      expect(body.code, path).toBe('NotFound');
+    }
+  });
+
   it('answers in any case of the path, and to HEAD', async () => {
     expect((await get(server, '/OGC/Conformance')).status).toBe(200);
     expect((await get(server, '/ogc', TEST_KEY, { method: 'HEAD' })).status).toBe(200);
