@@ -3,7 +3,7 @@ import { matchedRoutes } from 'hono/route';
 import { METHOD_NAME_ALL } from 'hono/router';
 
 /** The route label of a request no route serves (an unknown path, or a method no route takes). */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * The pattern of the route a request matched ('/rest/v1/shapefiles/images',

@@ -3,6 +3,7 @@
  * route's query (with the configured limits and themes), so it cannot drift from what the
  * routes accept.
  */
+import { Registry } from 'prom-client';
 import { z } from 'zod';
 import { packageVersion } from '../config/package-folders.ts';
 import type { Config } from '../config/schema.ts';
@@ -80,7 +81,7 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
       },
       ...ogcPaths(ogc),
       ...PUBLIC_PATHS,
-      ...(metrics ? { '/metrics': publicOperation('Prometheus metrics', 'text/plain; version=0.0.4') } : {}),
+      ...(metrics ? { '/metrics': publicOperation('Prometheus metrics', Registry.PROMETHEUS_CONTENT_TYPE) } : {}),
     },
     components: {
       schemas: componentSchemas(),
