@@ -21,13 +21,7 @@ export async function sendEnvelope(
   settings: EnvelopeSettings,
 ): Promise<Response> {
   const status = envelope.statusCode as 200;
-  // An error describes this moment (overload, a file being replaced), not the resource: no
-  // validators, and not to be kept.
-  if (status !== 200) {
-    c.header('Cache-Control', 'no-store');
-    c.header('ETag', undefined);
-    c.header('Last-Modified', undefined);
-  }
+  if (status !== 200) notCacheable(c);
   const firstImage = envelope.resource?.images[0];
   const imageType = IMAGE_CONTENT_TYPES[format];
   if (imageType && firstImage) {
@@ -74,4 +68,15 @@ export function sendCollection(
     format,
     settings,
   );
+}
+
+/**
+ * Takes the caching headers off an answer that must not be kept or revalidated: an error,
+ * which describes this moment (overload, a file being replaced) rather than the resource, or
+ * a map a fallback provider drew, which its ETag does not name.
+ */
+export function notCacheable(c: Context): void {
+  c.header('Cache-Control', 'no-store');
+  c.header('ETag', undefined);
+  c.header('Last-Modified', undefined);
 }

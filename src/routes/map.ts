@@ -3,7 +3,7 @@ import { basemapIdentity } from '../caching/basemap-identity.ts';
 import { MAP_TYPES } from '../sdk/contract.ts';
 import { cachedPicture } from '../caching/picture-caching.ts';
 import type { AppEnv } from '../http/context.ts';
-import { sendCollection } from '../http/respond.ts';
+import { notCacheable, sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
 import { createMap } from '../operations/map.ts';
 import { mapQuerySchema, type MapRequest } from '../params/map.ts';
@@ -21,11 +21,7 @@ export function mapRoute(services: Services) {
     const request = c.req.valid('query');
     const { collection, attribution, byFallback } = await createMap(request, c.get('shapefile'), services, c.get('signal'), c.get('timing'));
     // Its ETag names the configured provider's picture; this one is a stand-in.
-    if (byFallback) {
-      c.header('ETag', undefined);
-      c.header('Last-Modified', undefined);
-      c.header('Cache-Control', 'no-store');
-    }
+    if (byFallback) notCacheable(c);
     const copyright = attribution ? `${config.envelope.copyright} ${attribution}` : config.envelope.copyright;
     return sendCollection(c, collection, request.format, { ...config.envelope, copyright });
   });
