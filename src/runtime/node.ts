@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { MalformedAnswer, MalformedStatus } from '../http/malformed.ts';
 import { MAX_HEAD_BYTES } from '../http/middleware.ts';
-import type { Format } from '../params/fields.ts';
+import { FORMATS, type Format } from '../params/fields.ts';
 import { httpOrigin, type FetchHandler, type Runtime } from './runtime.ts';
 
 /** Node: node:http through Hono's adapter. */
@@ -72,7 +72,9 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   const lineEnd = head.indexOf('\r\n');
   const requestLine = lineEnd < 0 ? head : head.slice(0, lineEnd);
   const { status, details } = refusal(error.code, lineEnd >= 0 && lineEnd < MAX_HEAD_BYTES);
-  const format: Format = /[?&]format=(json|png|svg|jpeg)(&|\s|$)/i.test(requestLine) ? 'json' : 'xml';
+  const asked = /[?&]format=([a-z]+)(?:&|\s|$)/i.exec(requestLine)?.[1].toLowerCase();
+  // The envelope's rule decides what the format answers its errors in (only xml answers XML).
+  const format: Format = FORMATS.find((known) => known === asked) ?? 'xml';
   answerMalformed(status, details, format)
     .then(async (response) => {
       const body = Buffer.from(await response.arrayBuffer());

@@ -363,6 +363,9 @@ describe('oversized requests', () => {
     expect(headers.status).toBe(431);
     expect(headers.headers['x-trace-id']).toMatch(/^shapeshot\/\d{8}T\d{6}Z\/[0-9a-f]{16}$/);
     expect(JSON.parse(headers.body)).toMatchObject({ StatusCode: 431, StatusDescription: 'Request Header Fields Too Large', Resource: null });
+    // Every format that answers bytes answers its errors in JSON, as the app's own errors do.
+    const svg = await rawRequest(server, `GET /REST/v1/shapefiles/images?file=lines&fid=0&FORMAT=SVG&key=${TEST_KEY} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(JSON.parse(svg.body)).toMatchObject({ StatusCode: 431 });
 
     const ids = Array.from({ length: 10_000 }, (_, i) => i).join(',');
     const url = await rawRequest(server, `GET /REST/v1/shapefiles/images?file=lines&fid=${ids}&key=${TEST_KEY} HTTP/1.1\r\nHost: x\r\n\r\n`);
