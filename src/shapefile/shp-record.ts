@@ -24,6 +24,9 @@ export const RECORD_HEADER_BYTES = 8;
 /** Shape type, bounding box, part and point counts: where a poly record's part list starts. */
 const POLY_PARTS_OFFSET = 44;
 const MULTIPOINT_POINTS_OFFSET = 40;
+/** Where the counts are: a poly record's parts then points; a multipoint's points. */
+const FIRST_COUNT_OFFSET = 36;
+const POLY_POINTS_OFFSET = 40;
 /** shapelib refuses a record that states more points or parts than these. */
 const MAX_POINTS = 50_000_000;
 const MAX_PARTS = 10_000_000;
@@ -68,13 +71,6 @@ export function hasZ(shapeType: number): boolean {
   return shapeType > 10 && shapeType < 20;
 }
 
-/**
- * The most vertices a record of `recordType` with `contentBytes` of content can hold: what
- * it holds besides its vertices (shape type, box and counts) aside, at the least bytes a
- * vertex takes: x and y, plus z when the file promises Z (its records must then have it).
- * An M block is optional in every type, and a Z record in a file without Z only takes more
- * bytes a vertex, so neither is counted. A point has one vertex whatever its length.
- */
 /** How much of a record's content drawsGeometry() needs: the type, box and counts. */
 export const RECORD_COUNTS_BYTES = POLY_PARTS_OFFSET;
 
@@ -89,10 +85,17 @@ export function drawsGeometry(head: Uint8Array): boolean {
   const base = baseShapeType(view.getInt32(0, true));
   if (base === ShapeType.Null) return false;
   if (base === ShapeType.Point) return true;
-  if (base === ShapeType.MultiPoint) return head.length < MULTIPOINT_POINTS_OFFSET || view.getInt32(36, true) > 0;
-  return head.length < POLY_PARTS_OFFSET || (view.getInt32(36, true) > 0 && view.getInt32(40, true) > 0);
+  if (base === ShapeType.MultiPoint) return head.length < MULTIPOINT_POINTS_OFFSET || view.getInt32(FIRST_COUNT_OFFSET, true) > 0;
+  return head.length < POLY_PARTS_OFFSET || (view.getInt32(FIRST_COUNT_OFFSET, true) > 0 && view.getInt32(POLY_POINTS_OFFSET, true) > 0);
 }
 
+/**
+ * The most vertices a record of `recordType` with `contentBytes` of content can hold: what
+ * it holds besides its vertices (shape type, box and counts) aside, at the least bytes a
+ * vertex takes: x and y, plus z when the file promises Z (its records must then have it).
+ * An M block is optional in every type, and a Z record in a file without Z only takes more
+ * bytes a vertex, so neither is counted. A point has one vertex whatever its length.
+ */
 export function maxVertices(recordType: number, contentBytes: number): number {
   const base = baseShapeType(recordType);
   if (base === ShapeType.Point) return 1;
@@ -209,7 +212,7 @@ function recordLayout(
   }
   if (baseType === ShapeType.MultiPoint) {
     if (bytes < MULTIPOINT_POINTS_OFFSET) throw short(MULTIPOINT_POINTS_OFFSET);
-    const points = content.getInt32(36, true);
+    const points = content.getInt32(FIRST_COUNT_OFFSET, true);
     checkCounts(0, points, fid, file);
     const needed = MULTIPOINT_POINTS_OFFSET + 16 * points + zBlockBytes(points);
     if (needed > bytes) throw short(needed);
@@ -217,8 +220,8 @@ function recordLayout(
     return points === 0 ? null : { baseType, parts: points, points, partsOffset: 0, pointsOffset: MULTIPOINT_POINTS_OFFSET };
   }
   if (bytes < POLY_PARTS_OFFSET) throw short(POLY_PARTS_OFFSET);
-  const parts = content.getInt32(36, true);
-  const points = content.getInt32(40, true);
+  const parts = content.getInt32(FIRST_COUNT_OFFSET, true);
+  const points = content.getInt32(POLY_POINTS_OFFSET, true);
   checkCounts(parts, points, fid, file);
   const pointsOffset = POLY_PARTS_OFFSET + 4 * parts;
   const needed = pointsOffset + 16 * points + zBlockBytes(points);
