@@ -84,8 +84,17 @@ const datetime = z
   .optional()
   .meta({ description: 'Features at that time or in that interval. Shapefiles carry no time, so every feature matches (as OGC API – Features says of features without one).' });
 
+/** Most names `properties` may list: a .dbf holds at most 255 fields. */
+const MAX_PROPERTIES = 255;
+
 const properties = z
-  .preprocess(list, z.array(z.string().min(1, { error: 'must be a comma-separated list of field names' })))
+  .preprocess(
+    list,
+    z
+      .array(z.string().min(1, { error: 'must be a comma-separated list of field names' }).max(64, { error: 'names fields of at most 64 characters' }))
+      .max(MAX_PROPERTIES, { error: `must list at most ${MAX_PROPERTIES} field names` })
+      .transform((names) => [...new Set(names)]),
+  )
   .optional()
   .meta({ description: 'The fields each feature carries, comma-separated, matched case-insensitively; all when left out.' });
 

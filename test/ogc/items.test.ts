@@ -163,6 +163,15 @@ describe('properties, datetime and filter', () => {
     expect(Object.keys(body.features[0].properties)).toEqual(['ISO_N3', 'NAME']);
   });
 
+  it('properties= names a field once however often it is listed, and at most 255 names of 64 characters', async () => {
+    const { body } = await items('countries', 'limit=1&properties=NAME,NAME,NAME');
+    expect(body.features[0].properties).toEqual({ NAME: 'Zimbabwe' });
+    const many = await items('countries', `limit=1&properties=${Array.from({ length: 256 }, () => 'NAME').join(',')}`);
+    expect(many.status).toBe(400);
+    expect((many.body as unknown as { description: string }).description).toContain('at most 255');
+    expect((await items('countries', `limit=1&properties=${'N'.repeat(65)}`)).status).toBe(400);
+  });
+
   it('datetime matches every feature: shapefiles carry no time', async () => {
     const { body } = await items('countries', 'datetime=2020-01-01T00:00:00Z/..&limit=1');
     expect(body.numberMatched).toBe(241);
