@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { BadRequestError, echo, ServiceError } from '../errors.ts';
 import type { BBox } from '../geometry/types.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
-import { fieldNamed, pickFields, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
+import { fieldNamesOf, pickFields, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
 import type { OpenShapefile, ReadShapeOptions, ShapefileFiles } from '../shapefile/file-set.ts';
 import { shapeTypeName } from '../shapefile/shp-header.ts';
 import { baseShapeType } from '../shapefile/shp-record.ts';
@@ -187,12 +187,12 @@ function openForFeatures(job: { files: ShapefileFiles; properties?: string[] }, 
 
 /** The `.dbf` spellings of the requested properties (matched case-insensitively); 400 naming one that is no field. */
 function chosenFields(shapefile: OpenShapefile, requested: readonly string[] | undefined): string[] | undefined {
-  return requested?.map((name) => {
-    const field = fieldNamed(shapefile.fields, name);
-    if (field) return field.name;
-    const known = shapefile.fields.map((candidate) => candidate.name).join(', ') || 'none';
-    throw new BadRequestError(`Parameter 'properties': collection '${shapefile.name}' has no property '${echo(name)}' (its properties: ${known}).`);
-  });
+  return (
+    requested &&
+    fieldNamesOf(shapefile.fields, requested, (name, known) =>
+      new BadRequestError(`Parameter 'properties': collection '${shapefile.name}' has no property '${echo(name)}' (its properties: ${known}).`),
+    )
+  );
 }
 
 /** Refuses, before any is decoded, features that may hold more vertices than `limit` (their index lengths say). */

@@ -2,18 +2,15 @@
  * `hotSpotFields=`: attribute values on each hot spot, so that a page can show a tooltip
  * without asking again.
  */
-import { BadRequestError } from '../errors.ts';
-import { fieldNamed, pickFields, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
+import { BadRequestError, echo } from '../errors.ts';
+import { fieldNamesOf, pickFields, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
 import type { HotSpot } from './hotspots.ts';
 
 /** The `.dbf` spellings of `requested` (matched case-insensitively); 400 naming the first that is no field. */
 export function fieldNamesIn(requested: readonly string[], fields: readonly AttributeField[], shapefile: string): string[] {
-  return requested.map((name) => {
-    const field = fieldNamed(fields, name);
-    if (field) return field.name;
-    const known = fields.map((candidate) => candidate.name).join(', ') || 'none';
-    throw new BadRequestError(`Parameter 'hotSpotFields': shapefile '${shapefile}' has no field '${name.slice(0, 100)}' (its fields: ${known}).`);
-  });
+  return fieldNamesOf(fields, requested, (name, known) =>
+    new BadRequestError(`Parameter 'hotSpotFields': shapefile '${shapefile}' has no field '${echo(name)}' (its fields: ${known}).`),
+  );
 }
 
 /** Each hot spot with the values of `fieldNames` of its feature; every feature's row is read once. */

@@ -22,6 +22,18 @@ export function fieldNamed(fields: readonly AttributeField[], name: string): Att
   return fields.find((field) => field.name === name) ?? fields.find((field) => field.name.toLowerCase() === folded);
 }
 
+/**
+ * The `.dbf` spellings of `requested` (matched as fieldNamed does); for the first that is no
+ * field, the error `unknown` makes of it and the list of the fields there are.
+ */
+export function fieldNamesOf(fields: readonly AttributeField[], requested: readonly string[], unknown: (name: string, known: string) => Error): string[] {
+  return requested.map((name) => {
+    const field = fieldNamed(fields, name);
+    if (field) return field.name;
+    throw unknown(name, fields.map((candidate) => candidate.name).join(', ') || 'none');
+  });
+}
+
 /** The values of `names` (as the `.dbf` spells them) in `row`, in that order. */
 export function pickFields(row: Readonly<Record<string, AttributeValue>>, names: readonly string[]): Record<string, AttributeValue> {
   return Object.fromEntries(names.map((name) => [name, row[name] ?? null]));
