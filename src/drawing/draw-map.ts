@@ -9,7 +9,7 @@ import type { Basemap, PlacedImage } from '../sdk/contract.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
-import { mercatorBoxToFile, mercatorTransform, shapeToMercator, type ToMercator } from '../map/reproject.ts';
+import { mercatorBoxToFile, mercatorTransform, reprojectShape, type ToMercator } from '../map/reproject.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import type { Format } from '../params/fields.ts';
 import { drawOver, layOver } from '../raster/composite.ts';
@@ -170,7 +170,7 @@ function scanInView(shapefile: OpenShapefile, job: MapJob, checkpoint: Checkpoin
     // A walk over the file bypasses the feature cache: it would only evict what others use.
     const shape = shapefile.readShape(fid, { useCache: false, maxRings: limits.maxRings, checkpoint });
     if (!shape) continue;
-    const projected = shapeToMercator(shape, toMercator, fid, shpFile);
+    const projected = reprojectShape(shape, toMercator, fid, shpFile);
     if (overlaps(shapesBBox([projected]), job.visible)) drawn.push({ fid: String(fid), featureId: fid, shape: projected });
   }
   return drawn;

@@ -3,10 +3,10 @@
  * geometry types GDAL gives the record (a single point, line or polygon as itself, more as
  * their Multi type; a MultiPoint file's records always MultiPoint), null for a null shape.
  */
-import { DamagedShapefileError } from '../errors.ts';
-import { mapVertices, type Shape } from '../geometry/shape.ts';
+import type { Shape } from '../geometry/shape.ts';
 import { shapeToGeoJson } from '../geometry/to-geojson.ts';
 import type { Geometry } from '../geometry/types.ts';
+import { reprojectShape } from '../map/reproject.ts';
 import type { LonLatTransform } from '../shapefile/crs.ts';
 import type { AttributeValue } from '../shapefile/dbf.ts';
 import { baseShapeType } from '../shapefile/shp-record.ts';
@@ -40,15 +40,12 @@ export function featureJson({ fid, shape, properties }: FeatureSource, settings:
 
 /** The shape in WGS 84 lon/lat, to 9 decimals; a vertex its CRS cannot place makes the record damaged. */
 export function shapeInLonLat(shape: Shape, fid: number, { toLonLat, shpFile }: GeometrySettings): Shape {
-  const lonLat = mapVertices(shape, (x, y, out, at) => {
+  const writeLonLat = (x: number, y: number, out: Float64Array, at: number) => {
     const [lon, lat] = toLonLat(x, y);
     out[at] = Math.round(lon * DECIMALS) / DECIMALS;
     out[at + 1] = Math.round(lat * DECIMALS) / DECIMALS;
-  });
-  if (!lonLat.xy.every(Number.isFinite)) {
-    throw new DamagedShapefileError(shpFile, `record ${fid} has coordinates that its coordinate reference system cannot place on Earth.`);
-  }
-  return lonLat;
+  };
+  return reprojectShape(shape, writeLonLat, fid, shpFile);
 }
 
 function geometryOf(shape: Shape, shapeType: number): Geometry | undefined {

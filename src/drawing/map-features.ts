@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { BadRequestError } from '../errors.ts';
 import { shapesBBox, transferablesOf, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
-import { bboxToMercator, clampToWorld, mercatorTransform, shapeToMercator } from '../map/reproject.ts';
+import { bboxToMercator, clampToWorld, mercatorTransform, reprojectShape } from '../map/reproject.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
@@ -62,7 +62,7 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   const shpFile = basename(job.files.paths.shp);
   const features = selected.map(({ ref, shape }): MapFeature => {
     checkpoint();
-    return { fid: ref.text, featureId: ref.parent, shape: shapeToMercator(shape, toMercator, ref.parent, shpFile) };
+    return { fid: ref.text, featureId: ref.parent, shape: reprojectShape(shape, toMercator, ref.parent, shpFile) };
   });
   const extent = clampToWorld(shapesBBox(features.map((feature) => feature.shape))!);
   lap('reproject');

@@ -28,9 +28,12 @@ export function mercatorTransform(crs: Crs, shapefile: string): ToMercator {
   };
 }
 
-/** A shape in Web Mercator; a vertex the CRS cannot place on Earth makes its record damaged. */
-export function shapeToMercator(shape: Shape, toMercator: ToMercator, fid: number, file: string): Shape {
-  const projected = mapVertices(shape, toMercator);
+/**
+ * A shape with each vertex written by `writeVertex` (into Web Mercator, into lon/lat); a vertex
+ * that comes out non-finite, which its CRS cannot place on Earth, makes its record damaged.
+ */
+export function reprojectShape(shape: Shape, writeVertex: Parameters<typeof mapVertices>[1], fid: number, file: string): Shape {
+  const projected = mapVertices(shape, writeVertex);
   if (!projected.xy.every(Number.isFinite)) {
     throw new DamagedShapefileError(file, `record ${fid} has coordinates that its coordinate reference system cannot place on Earth.`);
   }
