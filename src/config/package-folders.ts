@@ -15,6 +15,12 @@ export const BUNDLED_THEMES_DIR = fileURLToPath(new URL('../../themes/', import.
  * the published build find the same one).
  */
 export function packageVersion(): string {
+  return (version ??= readPackageVersion());
+}
+
+let version: string | undefined;
+
+function readPackageVersion(): string {
   for (let folder = new URL('./', import.meta.url); ; folder = new URL('../', folder)) {
     const manifest = new URL('package.json', folder);
     if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
