@@ -1,17 +1,14 @@
-import { readFile } from 'node:fs/promises';
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
+import { staticAssets } from '../http/static-assets.ts';
 
-interface Asset {
-  file: string;
-  type: string;
-}
+const here = (file: string) => new URL(file, import.meta.url);
 
 /** Paths as the app sees them (lower-cased); each answers one file of this folder with its type pinned. */
-const ASSETS: Record<string, Asset> = {
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/playground/playground.css': { file: 'playground.css', type: 'text/css; charset=utf-8' },
-  '/playground/playground.js': { file: 'playground.js', type: 'text/javascript; charset=utf-8' },
+const ASSETS = {
+  '/': { file: here('index.html'), type: 'text/html; charset=utf-8' },
+  '/playground/playground.css': { file: here('playground.css'), type: 'text/css; charset=utf-8' },
+  '/playground/playground.js': { file: here('playground.js'), type: 'text/javascript; charset=utf-8' },
 };
 
 /**
@@ -43,13 +40,5 @@ const HEADERS = {
  * the key check.
  */
 export function playgroundRoute(): Hono<AppEnv> {
-  const route = new Hono<AppEnv>();
-  for (const [path, asset] of Object.entries(ASSETS)) {
-    // A few kilobytes, read on each load: nothing to keep in step with the files.
-    route.get(path, async (c) => {
-      const body = await readFile(new URL(asset.file, import.meta.url));
-      return c.body(new Uint8Array(body), 200, { ...HEADERS, 'Content-Type': asset.type });
-    });
-  }
-  return route;
+  return staticAssets(ASSETS, HEADERS);
 }
