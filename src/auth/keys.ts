@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DEMO_KEY, type KeyConfig } from '../config/schema.ts';
+import { isLoopbackHost } from './local-requests.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 
 /** What a valid key may do. */
@@ -11,7 +12,7 @@ export interface KeyGrant {
   rateLimiter?: RateLimiter;
   /** Most requests this key may have in progress at once. */
   maxConcurrent?: number;
-  /** The well-known demo key: refused on requests that came through a proxy. */
+  /** The well-known demo key: it serves only requests on this machine to this machine (local-requests.ts). */
   demo?: true;
 }
 
@@ -87,17 +88,8 @@ function storeKeys(keys: readonly KeyConfig[], options: KeyRingOptions, previous
 /**
  * The demo key is well known, so it must never open a server that others can reach: it
  * works only while no keys are configured and the server listens on loopback (and, per
- * request, only without proxy headers: see fromProxy).
+ * request, only for a request on this machine to this machine: see local-requests.ts).
  */
 export function demoKeyAllowed(config: { demoKey: boolean; keys: readonly unknown[]; host: string }): boolean {
   return config.demoKey && config.keys.length === 0 && isLoopbackHost(config.host);
-}
-
-/** A request a reverse proxy passed on: a proxy on the same host would otherwise open the demo key to the world. */
-export function fromProxy(headers: Headers): boolean {
-  return headers.has('forwarded') || headers.has('x-forwarded-for');
-}
-
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

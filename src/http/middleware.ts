@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import { fromProxy, type KeyRing } from '../auth/keys.ts';
+import type { KeyRing } from '../auth/keys.ts';
+import { demoKeyRefusal } from '../auth/local-requests.ts';
 import { createTraceId } from '../envelope/trace-id.ts';
 import { ServiceError, UnauthorizedError } from '../errors.ts';
 import { FORMATS, type Format } from '../params/fields.ts';
@@ -79,17 +80,22 @@ export function limitRequestSize(): MiddlewareHandler<AppEnv> {
 
 /**
  * The key, from the `key` parameter or the X-API-Key header, is checked before anything
- * else: a missing or unknown key is 401. The demo key is refused through a proxy.
+ * else: a missing or unknown key is 401. The demo key serves only requests on this machine
+ * to this machine (local-requests.ts), and its answers only pages of this machine.
  */
 export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = queryValue(c.req.url, 'key') ?? c.req.header('x-api-key');
-    const found = keys.authenticate(key);
-    const grant = found?.demo && fromProxy(c.req.raw.headers) ? undefined : found;
+    const grant = keys.authenticate(key);
     if (!grant) {
       throw new UnauthorizedError(
         key === undefined || key === '' ? "Parameter 'key' is required: an access key." : "Parameter 'key' is not a valid access key.",
       );
+    }
+    if (grant.demo) {
+      const refusal = demoKeyRefusal(c.req.url, c.req.raw.headers);
+      if (refusal !== undefined) throw new UnauthorizedError(refusal);
+      readableOnlyByLocalPages(c);
     }
     const limit = grant.rateLimiter?.take();
     if (limit && !limit.allowed) {
@@ -98,6 +104,19 @@ export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
     c.set('grant', grant);
     await next();
   };
+}
+
+/**
+ * CORS for an answer to the demo key: the page's own origin (a loopback one, or the key was
+ * refused), never `*`. Without an Origin there is none to allow: same-origin reads and
+ * `<img>` need no header, and a `*` kept in the browser's cache would let a page of another
+ * site read the same URL later without asking us. `Vary: Origin` keeps caches from handing
+ * one page's answer to another.
+ */
+function readableOnlyByLocalPages(c: Context<AppEnv>): void {
+  const origin = c.req.header('origin');
+  c.header('Access-Control-Allow-Origin', origin);
+  c.header('Vary', 'Origin', { append: true });
 }
 
 /** The interface has only GET; HEAD comes free with it. */

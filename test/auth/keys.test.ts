@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createKeyRing, isLoopbackHost } from '../../src/auth/keys.ts';
+import { createKeyRing } from '../../src/auth/keys.ts';
+import { isLoopbackHost } from '../../src/auth/local-requests.ts';
 import { createRateLimiter } from '../../src/auth/rate-limit.ts';
 import { DEMO_KEY } from '../../src/config/schema.ts';
 
