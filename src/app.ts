@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
-import { echo, NotFoundError } from './errors.ts';
+import { NotFoundError } from './errors.ts';
 import { admission } from './http/admission.ts';
 import type { AppEnv } from './http/context.ts';
 import { envelopeFailure, errorHandler, type ErrorSettings } from './http/errors.ts';
@@ -11,7 +11,7 @@ import { requestSignal } from './http/request-signal.ts';
 import { measureRequests } from './metrics/measure-requests.ts';
 import { metricsRoute } from './metrics/metrics-route.ts';
 import { isOgcPath, ogcFailure } from './ogc/errors.ts';
-import { ogcRoutes } from './ogc/routes.ts';
+import { ogcRoutes, unknownOgcPath } from './ogc/routes.ts';
 import { serverTiming } from './http/server-timing.ts';
 import { imagesRoute } from './routes/images.ts';
 import { apiDescriptionRoutes } from './routes/api-description.ts';
@@ -74,8 +74,21 @@ export function buildApp(services: Services): Hono<AppEnv> {
   operations.route('/', mapRoute(services));
   app.route('/rest/v1/shapefiles', operations);
 
+  // The path is not echoed: a key pasted into it by mistake must not come back.
+  const routes = [
+    '/REST/v1/shapefiles/images',
+    '/REST/v1/shapefiles/map',
+    '/ogc (OGC API – Features)',
+    '/openapi.json',
+    '/docs',
+    '/health',
+    '/ready',
+    ...(services.metrics ? ['/metrics'] : []),
+    'the playground at /',
+  ];
+  const unknownPath = `There is no resource at this path; the routes are ${routes.join(', ')}.`;
   app.notFound((c) => {
-    throw new NotFoundError(`There is no resource at '${echo(c.req.path)}'.`);
+    throw isOgcPath(c.req.path) ? unknownOgcPath() : new NotFoundError(unknownPath);
   });
   const envelopeErrors = errorHandler(envelopeFailure(errors), logger);
   const ogcErrors = errorHandler(ogcFailure, logger);

@@ -7,10 +7,10 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config/schema.ts';
 import type { AppEnv } from '../http/context.ts';
-import { queryValue } from '../http/middleware.ts';
 import { shapefileForKey } from '../operations/shapefile-for-key.ts';
 import type { Format } from '../params/fields.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
+import { setCacheControl } from './cache-control.ts';
 import { entityTag } from './entity-tag.ts';
 import { ifNoneMatchMatches } from './if-none-match.ts';
 import { serviceIdentity } from './service-identity.ts';
@@ -42,7 +42,7 @@ export function cachedPicture<R extends PictureRequest>(
     const request = c.req.valid('query');
     const files = await shapefileForKey(services.catalog, request.file, c.get('grant'));
     c.set('shapefile', files);
-    const version = shapefileVersion(files);
+    const version = await shapefileVersion(files);
     c.get('timing')?.lap('catalog');
     // The catalog's spelling stands for `file` (any case names the same picture); noCache
     // changes where the bytes are read from, not what they are.
@@ -51,15 +51,12 @@ export function cachedPicture<R extends PictureRequest>(
       { service, shapefile: { name: files.name, files: version.files }, parameters, settings: settingsOf(request) },
       ENVELOPE_FORMATS.has(request.format),
     );
-    const headers: Record<string, string> = { ETag: etag, 'Cache-Control': request.noCache ? 'no-store' : cacheControl };
-    // requireKey takes the key parameter before the header: admitted without one, the header unlocked it.
-    if (queryValue(c.req.url, 'key') === undefined) headers.Vary = 'X-API-Key';
-
-    if (ifNoneMatchMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers);
     // Set on the context before the answer is made, not on the answer after: touching a made
     // answer's headers costs the Node adapter its fast path (0.1 ms a request). An error
     // answer takes them off again (respond.ts): errors are not cached.
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    setCacheControl(c, request.noCache ? 'no-store' : cacheControl);
+    c.header('ETag', etag);
+    if (ifNoneMatchMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
     c.header('Last-Modified', version.lastModified.toUTCString());
     await next();
   };

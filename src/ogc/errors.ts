@@ -14,8 +14,12 @@ export function isOgcPath(path: string): boolean {
   return path === '/ogc' || path.startsWith('/ogc/');
 }
 
-/** The exception document: `code` is the status's reason phrase as one word ('NotFound'). */
+/**
+ * The exception document: `code` is the status's reason phrase as one word ('NotFound').
+ * Never kept by a cache: it describes this moment (overload, a file being replaced), not the resource.
+ */
 export function sendException(c: Context<AppEnv>, status: number, description: string): Response {
+  c.header('Cache-Control', 'no-store');
   const code = reasonPhrase(status).replace(/ /g, '');
   return c.body(JSON.stringify({ code, description }), status as 400, { 'Content-Type': MEDIA_TYPES.json });
 }

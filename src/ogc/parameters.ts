@@ -152,7 +152,7 @@ export function readQuery<Schema extends z.ZodObject>(schema: Schema, url: strin
   for (const [name, value] of new URL(url).searchParams) {
     const earlier = given.get(name);
     if (earlier === undefined || earlier === value) given.set(name, value);
-    else problems.push(`Parameter '${echo(name)}' was given more than once with different values${name === 'key' ? '' : ` ('${echo(earlier)}' and '${echo(value)}')`}.`);
+    else problems.push(`Parameter '${echo(name)}' was given more than once with different values${isKeyName(name) ? '' : ` ('${echo(earlier)}' and '${echo(value)}')`}.`);
   }
   const result = schema.safeParse(Object.fromEntries(given));
   for (const issue of result.error?.issues ?? []) {
@@ -161,9 +161,14 @@ export function readQuery<Schema extends z.ZodObject>(schema: Schema, url: strin
       problems.push(`${issue.keys.map((name) => `'${echo(name)}'`).join(', ')} ${issue.keys.length > 1 ? 'are no parameters' : 'is no parameter'} of this resource; it takes ${known}.`);
     } else {
       const name = String(issue.path[0]);
-      problems.push(`Parameter '${name}' ${issue.message}; got '${echo(given.get(name) ?? '')}'.`);
+      problems.push(`Parameter '${name}' ${issue.message}${isKeyName(name) ? '' : `; got '${echo(given.get(name) ?? '')}'`}.`);
     }
   }
   if (problems.length > 0) throw new BadRequestError([...new Set(problems)].join(' '));
   return result.data!;
+}
+
+/** A key is a secret: a value sent under its name, in any case (`KEY`, `Key`), is never quoted. */
+function isKeyName(name: string): boolean {
+  return name.toLowerCase() === 'key';
 }

@@ -4,8 +4,9 @@
  * this thread checks parameters and writes the documents around the workers' GeoJSON.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { setCacheControl } from '../caching/cache-control.ts';
 import type { CollectionFacts, DescribedCollection } from '../drawing/feature-items.ts';
-import { echo, NotFoundError, ServiceError } from '../errors.ts';
+import { NotFoundError, ServiceError } from '../errors.ts';
 import type { AppEnv } from '../http/context.ts';
 import { shapefileForKey } from '../operations/shapefile-for-key.ts';
 import type { Services } from '../services.ts';
@@ -33,7 +34,12 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     c.get('timing')?.job(stages);
     return collections;
   };
-  const collectionFiles = (c: Context<AppEnv>) => shapefileForKey(catalog, pathSegment(c, 3), c.get('grant'));
+  // The collection's name comes from the path, where a key pasted by mistake would be: not echoed.
+  const collectionFiles = (c: Context<AppEnv>) =>
+    shapefileForKey(catalog, pathSegment(c, 3), c.get('grant')).catch((error: unknown) => {
+      if (error instanceof NotFoundError) throw new NotFoundError('There is no collection of that name; GET /ogc/collections lists them.');
+      throw error;
+    });
   const describeOne = async (c: Context<AppEnv>): Promise<CollectionFacts> => {
     const [described] = await describe(c, [await collectionFiles(c)]);
     if ('problem' in described) throw new ServiceError(described.status, described.problem);
@@ -41,6 +47,11 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   };
 
   ogc.use('*', onlyGetOrHead());
+  // As images and maps: clients of /ogc send the key in X-API-Key, so shared caches must tell keys apart. Errors take no-store (errors.ts).
+  ogc.use('*', async (c, next) => {
+    setCacheControl(c, config.http.cacheControl);
+    await next();
+  });
 
   ogc.get(route('landing'), (c) => {
     readQuery(queries.landing, c.req.url);
@@ -112,7 +123,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     const files = await collectionFiles(c);
     const id = pathSegment(c, 5);
     if (!/^\d{1,15}$/.test(id)) {
-      throw new NotFoundError(`Collection '${files.name}' has no feature '${echo(id)}': feature ids are record numbers 0, 1, 2, …`);
+      throw new NotFoundError(`Collection '${files.name}' has no feature of that id: feature ids are record numbers 0, 1, 2, …`);
     }
     const { feature, stages } = await drawing.featureItem({ files, fid: Number(id), properties: query.properties, limits }, c.get('signal'));
     c.get('timing')?.job(stages);
@@ -136,8 +147,17 @@ function pathSegment(c: Context<AppEnv>, index: number): string {
     return decodeURIComponent(segment);
   } catch {
     // Not validly percent-encoded: no collection or feature has such a name.
-    throw new NotFoundError(`There is no resource at '${echo(c.req.path)}'.`);
+    throw unknownOgcPath();
   }
+}
+
+/**
+ * The 404 for a path under /ogc that names no resource. It lists the resources there is, and
+ * does not echo the path: a key pasted into it by mistake must not come back.
+ */
+export function unknownOgcPath(): NotFoundError {
+  const paths = Object.values(OPERATIONS).map((operation) => `/ogc${operation.path === '/' ? '' : operation.path}`);
+  return new NotFoundError(`There is no resource at this path; those under /ogc are ${paths.join(', ')}.`);
 }
 
 function unlessMissing(error: unknown): undefined {

@@ -237,10 +237,10 @@ describe('errors', () => {
 
   it.each([
     ['countries/items/241', 'Feature 241 does not exist in shapefile'],
-    ['countries/items/abc', "Collection 'countries' has no feature 'abc'"],
+    ['countries/items/abc', "Collection 'countries' has no feature of that id"],
     ['deleted/items/1', 'Feature 1 of shapefile'],
-    ['nothing/items', "Shapefile 'nothing' was not found."],
-    ['nothing/items/0', "Shapefile 'nothing' was not found."],
+    ['nothing/items', 'There is no collection of that name; GET /ogc/collections lists them.'],
+    ['nothing/items/0', 'There is no collection of that name; GET /ogc/collections lists them.'],
   ])('%s: 404', async (path, description) => {
     const { status, body } = await get(server, `/ogc/collections/${path}`);
     expect(status).toBe(404);

@@ -244,8 +244,14 @@ describe('errors', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.headers.get('content-type')).toBe('application/json');
     expect(unknown.body).toEqual({ code: 'BadRequest', description: "'limit' is no parameter of this resource; it takes key, f." });
-    expect(await get(server, '/ogc/nothing')).toMatchObject({ status: 404, body: { code: 'NotFound' } });
-    expect(await get(server, '/ogc/collections/nothing')).toMatchObject({ status: 404, body: { code: 'NotFound', description: "Shapefile 'nothing' was not found." } });
+    const path = await get(server, '/ogc/nothing');
+    expect(path).toMatchObject({ status: 404, body: { code: 'NotFound' } });
+    expect(path.body.description).toMatch(/^There is no resource at this path; those under \/ogc are \/ogc, .*\/ogc\/collections\/\{collectionId\}\/items\/\{featureId\}/);
+    expect(path.body.description).not.toContain('nothing');
+    expect(await get(server, '/ogc/collections/nothing')).toMatchObject({
+      status: 404,
+      body: { code: 'NotFound', description: 'There is no collection of that name; GET /ogc/collections lists them.' },
+    });
     const post = await get(server, '/ogc/collections', TEST_KEY, { method: 'POST' });
     expect(post).toMatchObject({ status: 405, body: { code: 'MethodNotAllowed' } });
     expect(post.headers.get('allow')).toBe('GET, HEAD');
