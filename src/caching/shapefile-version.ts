@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { FileSetPaths, ShapefileFiles } from '../shapefile/file-set.ts';
 
 export interface ShapefileVersion {
@@ -14,20 +14,27 @@ export interface ShapefileVersion {
  * inode are not), and cheap enough for every request, where hashing the content is not.
  * Modification times are taken to the whole millisecond: copies do not all keep more
  * (`cp -p` and rsync keep nanoseconds, Node's `cpSync` with `preserveTimestamps` about a
- * microsecond), and HTTP dates keep only seconds. The stats are synchronous for the
- * data folder's reason (data-folder.ts): microseconds, where asynchronous ones would put
- * every request behind a turn of the event loop.
+ * microsecond), and HTTP dates keep only seconds. The stats run off the event loop, side by
+ * side: a data folder on a network mount that hangs must hang only the requests that read it,
+ * not /health and every other answer with them.
  */
-export function shapefileVersion(files: ShapefileFiles): ShapefileVersion {
+export async function shapefileVersion(files: ShapefileFiles): Promise<ShapefileVersion> {
+  const paths = Object.entries(files.paths) as [keyof FileSetPaths, string][];
+  // A file gone since the listing counts as absent; the drawing workers decide what that means.
+  const stats = await Promise.all(paths.map(([, path]) => stat(path).catch(unlessMissing)));
   const version: ShapefileVersion['files'] = {};
   let newest = 0;
-  for (const [kind, path] of Object.entries(files.paths) as [keyof FileSetPaths, string][]) {
-    // A file gone since the listing counts as absent; the drawing workers decide what that means.
-    const stats = statSync(path, { throwIfNoEntry: false });
-    if (!stats) continue;
-    const mtimeMs = Math.trunc(stats.mtimeMs);
-    version[kind] = [stats.size, mtimeMs];
+  paths.forEach(([kind], index) => {
+    const found = stats[index];
+    if (!found) return;
+    const mtimeMs = Math.trunc(found.mtimeMs);
+    version[kind] = [found.size, mtimeMs];
     newest = Math.max(newest, mtimeMs);
-  }
+  });
   return { files: version, lastModified: new Date(newest) };
+}
+
+function unlessMissing(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+  throw error;
 }

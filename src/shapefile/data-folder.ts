@@ -4,7 +4,6 @@
  * name can reach outside the folder; and the drawing workers check, when they open a file,
  * that it lies inside the folder (open-inside.ts).
  */
-import { statSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { FileSetPaths, ShapefileFiles } from './file-set.ts';
@@ -76,13 +75,21 @@ export function createDataFolder(root: string): DataFolder {
   };
 
   /**
-   * Rescans when the folder's mtime moved (a file was added, removed or renamed). The stat
-   * is synchronous: a microsecond, where an asynchronous one would cost every request a
-   * turn of the event loop, which under load means waiting behind every other connection.
+   * The folder's mtime, off the event loop (a hung network mount must not freeze /health and
+   * every other answer); requests that ask at the same time share one stat, so a burst of
+   * them costs the thread pool one call, not one each.
    */
+  let statting: Promise<number> | undefined;
+  const folderMtimeNow = () =>
+    (statting ??= stat(root)
+      .then((stats) => stats.mtimeMs)
+      .finally(() => {
+        statting = undefined;
+      }));
+
+  /** Rescans when the folder's mtime moved (a file was added, removed or renamed). */
   const refresh = async () => {
-    const mtime = statSync(root).mtimeMs;
-    if (mtime !== folderMtime) await rescan();
+    if ((await folderMtimeNow()) !== folderMtime) await rescan();
   };
 
   return {
