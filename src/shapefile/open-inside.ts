@@ -4,9 +4,18 @@
  * open, so a name swapped for a symlink between a check and an open cannot lead outside:
  * the name must resolve, after the open, to a regular file inside the folder that is the
  * very file opened.
+ *
+ * Only regular files are read. The open itself does not wait: a FIFO swapped in for a file
+ * would otherwise hold the worker in open() until some writer came (O_NONBLOCK makes it
+ * return at once; on a regular file the flag changes nothing), and what was opened is then
+ * refused unless fstat says it is a regular file.
  */
-import { closeSync, fstatSync, lstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { sep } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, sep } from 'node:path';
+import { ServiceError } from '../errors.ts';
+
+/** Read-only, and not waiting in open() (where the platform has the flag: Windows has no FIFOs to wait on). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 export interface OpenedFile {
   fd: number;
@@ -19,24 +28,30 @@ export interface NamedFile extends OpenedFile {
   file: string;
 }
 
-/** undefined when the file does not exist or does not lie inside `realRoot`. */
+/**
+ * undefined when the file does not exist or does not lie inside `realRoot`; a 500 naming the
+ * file when it lies inside but is no regular file (a FIFO, a device, a folder).
+ */
 export function openInside(path: string, realRoot: string): OpenedFile | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, OPEN_FLAGS);
   } catch {
     return undefined;
   }
+  let stats: Stats;
+  let inside = false;
   try {
-    const stats = fstatSync(fd);
+    stats = fstatSync(fd);
     const real = realpathSync(path);
     const named = lstatSync(real);
-    const inside = real.startsWith(realRoot + sep) && named.isFile() && sameFile(named, stats);
-    if (stats.isFile() && inside) return { fd, stats };
+    inside = real.startsWith(realRoot + sep) && sameFile(named, stats);
   } catch {
     // the name vanished or changed while it was checked: not served
   }
+  if (inside && stats!.isFile()) return { fd, stats: stats! };
   closeSync(fd);
+  if (inside) throw new ServiceError(500, `Shapefile file '${basename(path)}' is not a regular file (a FIFO, a device or a folder); only regular files are read.`);
   return undefined;
 }
 
