@@ -348,6 +348,21 @@ describe('service exception text', () => {
     expect(long).toMatch(/^word word .*…$/);
     expect(serviceExceptionText('<html><body>Login</body></html>')).toBeUndefined();
   });
+
+  // Each body is a few megabytes that the former pattern (a lazy match up to a closing tag,
+  // retried from every opening tag) took minutes over; a scan that reads each character a
+  // bounded number of times answers before the test's timeout.
+  it.each([
+    ['opening tags that never close', '<ServiceException>'.repeat(200_000) + '<ows:ExceptionText>real</ows:ExceptionText>', 'real'],
+    ['closing tags without their >', '<ServiceException>real</ServiceException>' + '</ServiceException'.repeat(200_000), 'real'],
+    // Text that is no markup after all is passed on as it came, cut to 200 characters.
+    ['unterminated CDATA sections', `<ServiceException>${'<![CDATA['.repeat(400_000)}</ServiceException>`, `${'<![CDATA['.repeat(23).slice(0, 199)}…`],
+    ["'<' without '>'", `<ServiceException>${'<'.repeat(3_000_000)}x</ServiceException>`, `${'<'.repeat(199)}…`],
+    ['entity-like runs', `<ServiceException>${'&a'.repeat(1_500_000)}</ServiceException>`, `${'&a'.repeat(100).slice(0, 199)}…`],
+  ])('reads a hostile report of %s in one pass', (_, body, expected) => {
+    expect(body.length).toBeGreaterThan(1_000_000);
+    expect(serviceExceptionText(body)).toBe(expected);
+  });
 });
 
 describe('maps over a wms basemap', () => {
