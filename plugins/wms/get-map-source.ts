@@ -7,7 +7,15 @@
  * one.
  */
 import { LRUCache } from 'lru-cache';
-import { BasemapUnavailableError, boundedBody, untilAborted, type PlacedImage, type ProviderMetrics } from '../../src/sdk/plugin.ts';
+import {
+  BasemapUnavailableError,
+  boundedBody,
+  imageSizeProblem,
+  untilAborted,
+  type ImageSize,
+  type PlacedImage,
+  type ProviderMetrics,
+} from '../../src/sdk/plugin.ts';
 import { serviceExceptionText } from './service-exception.ts';
 
 export interface MapImage {
@@ -28,12 +36,18 @@ export interface GetMapSourceOptions {
   metrics?: ProviderMetrics;
 }
 
+/** What a GetMap answer may be: an image of at most `maxBytes` that declares at most `size` (the WIDTH and HEIGHT asked for). */
+export interface GetMapBounds {
+  maxBytes: number;
+  size: ImageSize;
+}
+
 export interface GetMapSource {
   /**
-   * The image the GetMap `url` answers, of at most `maxBytes` (an answer past it makes the
+   * The image the GetMap `url` answers, within `bounds` (an answer past them makes the
    * basemap unavailable); `signal` ends the wait (the map's time is up).
    */
-  get(url: string, maxBytes: number, signal: AbortSignal): Promise<MapImage>;
+  get(url: string, bounds: GetMapBounds, signal: AbortSignal): Promise<MapImage>;
 }
 
 /** What an entry costs besides its bytes (the URL key, wrapper, cache bookkeeping). */
@@ -45,10 +59,10 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
     sizeCalculation: (image) => ENTRY_OVERHEAD_BYTES + image.bytes.length,
   });
   const inFlight = new Map<string, SharedFetch>();
-  const share = (url: string, maxBytes: number): SharedFetch => {
+  const share = (url: string, bounds: GetMapBounds): SharedFetch => {
     options.metrics?.tileCacheMiss();
     const stop = new AbortController();
-    const fetching: SharedFetch = { image: fetchImage(url, maxBytes, options, stop.signal), stop, waiting: 0 };
+    const fetching: SharedFetch = { image: fetchImage(url, bounds, options, stop.signal), stop, waiting: 0 };
     inFlight.set(url, fetching);
     void fetching.image.then(
       // An image larger than the whole cache is not kept (lru-cache's maxEntrySize is maxSize).
@@ -61,14 +75,14 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
     return fetching;
   };
   return {
-    async get(url, maxBytes, signal) {
+    async get(url, bounds, signal) {
       const cached = cache.get(url);
       if (cached) {
         options.metrics?.tileCacheHit();
         return cached;
       }
       if (signal.aborted) throw new BasemapUnavailableError(options.provider, 'the map ran out of time.');
-      const fetching = inFlight.get(url) ?? share(url, maxBytes);
+      const fetching = inFlight.get(url) ?? share(url, bounds);
       fetching.waiting++;
       try {
         return await untilAborted(fetching.image, signal, options.provider);
@@ -93,7 +107,7 @@ interface SharedFetch {
   waiting: number;
 }
 
-async function fetchImage(url: string, maxBytes: number, options: GetMapSourceOptions, signal: AbortSignal): Promise<MapImage> {
+async function fetchImage(url: string, { maxBytes, size }: GetMapBounds, options: GetMapSourceOptions, signal: AbortSignal): Promise<MapImage> {
   const unavailable = (reason: string) => new BasemapUnavailableError(options.provider, reason);
   let response: Response;
   let bytes: Uint8Array;
@@ -113,7 +127,12 @@ async function fetchImage(url: string, maxBytes: number, options: GetMapSourceOp
     throw unavailable(`the WMS server cannot be reached (${(error as Error).message}).`);
   }
   const mime = sniffImage(bytes);
-  if (response.ok && mime) return { mime, bytes };
+  if (response.ok && mime) {
+    // Decoding allocates what the header declares: a server that answers more pixels than were asked for is not drawn.
+    const oversized = imageSizeProblem(bytes, size);
+    if (oversized) throw unavailable(`the WMS server answered GetMap for ${size.width} × ${size.height} pixels with an image that is not drawn: ${oversized}.`);
+    return { mime, bytes };
+  }
 
   const contentType = response.headers.get('content-type') ?? '';
   // MapServer answers exceptions with HTTP 200, others with 400 or 500: the body decides.

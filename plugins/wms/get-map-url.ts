@@ -1,5 +1,5 @@
 /** The GetMap request of a view: its URL, built on the operator's base URL. */
-import { viewBoundsInMetres, type MapView } from '../../src/sdk/plugin.ts';
+import { viewBoundsInMetres, type ImageSize, type MapView } from '../../src/sdk/plugin.ts';
 
 export type WmsVersion = '1.3.0' | '1.1.1';
 
@@ -24,6 +24,11 @@ export const GET_MAP_PARAMETERS: ReadonlySet<string> = new Set([
   'SERVICE', 'VERSION', 'REQUEST', 'LAYERS', 'STYLES', 'CRS', 'SRS', 'BBOX', 'WIDTH', 'HEIGHT', 'FORMAT', 'TRANSPARENT', 'EXCEPTIONS',
 ]);
 
+/** The image a view's GetMap asks for, in real pixels; it is placed over the view's CSS pixels. */
+export function getMapSize(view: MapView): ImageSize {
+  return { width: Math.round(view.width * view.devicePixelRatio), height: Math.round(view.height * view.devicePixelRatio) };
+}
+
 /** A function from a view to its GetMap URL: everything but the extent and size is fixed at start-up. */
 export function getMapUrlBuilder(settings: GetMapSettings): (view: MapView) => string {
   const base = new URL(settings.url);
@@ -45,12 +50,8 @@ export function getMapUrlBuilder(settings: GetMapSettings): (view: MapView) => s
   return (view) => {
     const url = new URL(base);
     const { xmin, ymin, xmax, ymax } = viewBoundsInMetres(view);
-    const perView = {
-      BBOX: [xmin, ymin, xmax, ymax].join(','),
-      // The image in real pixels; it is placed over the view's CSS pixels.
-      WIDTH: String(Math.round(view.width * view.devicePixelRatio)),
-      HEIGHT: String(Math.round(view.height * view.devicePixelRatio)),
-    };
+    const { width, height } = getMapSize(view);
+    const perView = { BBOX: [xmin, ymin, xmax, ymax].join(','), WIDTH: String(width), HEIGHT: String(height) };
     for (const [key, value] of Object.entries({ ...fixed, ...perView, ...settings.params })) url.searchParams.set(key, value);
     return url.href;
   };

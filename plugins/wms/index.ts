@@ -27,7 +27,7 @@
 import { z } from 'zod';
 import { definePlugin, type BasemapProvider } from '../../src/sdk/plugin.ts';
 import { createGetMapSource } from './get-map-source.ts';
-import { GET_MAP_PARAMETERS, getMapUrlBuilder } from './get-map-url.ts';
+import { GET_MAP_PARAMETERS, getMapSize, getMapUrlBuilder } from './get-map-url.ts';
 
 const optionsSchema = z
   .object({
@@ -81,8 +81,9 @@ export default definePlugin({
       name: context.name,
       async render({ view, signal }) {
         // An image is never bigger than its raw pixels (PNG adds a few bytes to a block), plus exception text.
-        const maxBytes = view.width * view.height * view.devicePixelRatio ** 2 * 4 + 1024 * 1024;
-        const image = await images.get(urlOf(view), maxBytes, signal);
+        const size = getMapSize(view);
+        const maxBytes = size.width * size.height * 4 + 1024 * 1024;
+        const image = await images.get(urlOf(view), { maxBytes, size }, signal);
         return { below: { images: [{ x: 0, y: 0, width: view.width, height: view.height, ...image }] }, attribution };
       },
     };

@@ -7,7 +7,15 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { BasemapUnavailableError, boundedBody, untilAborted, type PlacedImage, type PluginLogger, type ProviderMetrics } from '../../src/sdk/plugin.ts';
+import {
+  BasemapUnavailableError,
+  boundedBody,
+  imageSizeProblem,
+  untilAborted,
+  type PlacedImage,
+  type PluginLogger,
+  type ProviderMetrics,
+} from '../../src/sdk/plugin.ts';
 
 export interface Tile {
   mime: PlacedImage['mime'];
@@ -125,6 +133,11 @@ async function fetchWithRetry(url: string, options: TileSourceOptions, signal: A
 
 /** A tile is some kilobytes; a 512-px one as raw RGBA is 1 MB. More is not a tile. */
 const MAX_TILE_BYTES = 4 * 1024 * 1024;
+/**
+ * A tile is 256 or 512 pixels a side, twice that for a dense (@2x) one; decoding allocates
+ * what its header declares, so a tile that declares more is refused before anything decodes it.
+ */
+const MAX_TILE_PIXELS = { width: 2048, height: 2048 };
 
 async function fetchOnce(url: string, options: TileSourceOptions, signal: AbortSignal): Promise<Tile | null> {
   let response: Response;
@@ -149,6 +162,8 @@ async function fetchOnce(url: string, options: TileSourceOptions, signal: AbortS
   if (!response.ok) throw new BasemapUnavailableError(options.provider, `the tile server answered HTTP ${response.status} for a tile.`);
   const mime = sniffMime(bytes);
   if (!mime) throw new BasemapUnavailableError(options.provider, 'the tile server sent a tile that is not a PNG, JPEG or WebP image.');
+  const oversized = imageSizeProblem(bytes, MAX_TILE_PIXELS);
+  if (oversized) throw new BasemapUnavailableError(options.provider, `the tile server sent a tile that is not drawn: ${oversized}.`);
   return { mime, bytes };
 }
 
@@ -164,7 +179,8 @@ export function sniffMime(bytes: Uint8Array): Tile['mime'] | undefined {
 async function readStored(path: string): Promise<Tile | undefined> {
   const bytes = await readFile(path).then((buffer) => new Uint8Array(buffer), () => undefined);
   const mime = bytes && sniffMime(bytes);
-  return mime ? { mime, bytes: bytes! } : undefined;
+  // Held to a fetched tile's bound: an older version may have stored it, or it was changed on disk.
+  return mime && !imageSizeProblem(bytes!, MAX_TILE_PIXELS) ? { mime, bytes: bytes! } : undefined;
 }
 
 /** Written aside and renamed into place, so a reader never sees half a tile. */

@@ -21,7 +21,8 @@ import {
   type MapType,
   type ProviderMetrics,
 } from '../sdk/contract.ts';
-import { isBasemapUnavailable } from '../sdk/unavailable.ts';
+import { BasemapUnavailableError, isBasemapUnavailable } from '../sdk/unavailable.ts';
+import { oversizedBasemapImage } from './image-bounds.ts';
 
 /** A basemap, and whether a fallback drew it (its provider was unavailable): a picture not to be kept. */
 export type DrawnBasemap = Basemap & { byFallback: boolean };
@@ -68,7 +69,10 @@ export async function createBasemapRegistry(
 
   const renderWith = async (id: string, request: BasemapRequest): Promise<DrawnBasemap> => {
     try {
-      return { ...(await providers.get(id)!.render(request)), byFallback: id !== config.types[request.type] };
+      const basemap = await providers.get(id)!.render(request);
+      const oversized = oversizedBasemapImage(basemap, request.view.devicePixelRatio);
+      if (oversized !== undefined) throw new BasemapUnavailableError(id, oversized);
+      return { ...basemap, byFallback: id !== config.types[request.type] };
     } catch (error) {
       if (!isBasemapUnavailable(error)) throw error;
       const fallback = config.providers[id].fallback;

@@ -28,6 +28,8 @@ export {
 } from '../projection/web-mercator.ts';
 export { viewBoundsInMetres } from './view-bounds.ts';
 export { boundedBody } from './bounded-body.ts';
+// Tiles and map images are held against a size bound before anything decodes them.
+export { declaredImageSize, imageSizeProblem, type ImageSize } from './image-size.ts';
 // The style vocabulary: colours as the service's parameters and themes spell them, and the
 // SVG attributes that paint them.
 export { parseColour } from '../params/colour.ts';
