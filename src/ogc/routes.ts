@@ -47,7 +47,8 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   };
 
   ogc.use('*', onlyGetOrHead());
-  // As images and maps: clients of /ogc send the key in X-API-Key, so shared caches must tell keys apart. Errors take no-store (errors.ts).
+  // Cached as images and maps are: /ogc clients send the key in X-API-Key, so shared caches
+  // must tell keys apart (Vary). Errors take no-store (errors.ts).
   ogc.use('*', async (c, next) => {
     setCacheControl(c, config.http.cacheControl);
     await next();
@@ -152,7 +153,7 @@ function pathSegment(c: Context<AppEnv>, index: number): string {
 }
 
 /**
- * The 404 for a path under /ogc that names no resource. It lists the resources there is, and
+ * The 404 for a path under /ogc that names no resource. It lists the resources there are, and
  * does not echo the path: a key pasted into it by mistake must not come back.
  */
 export function unknownOgcPath(): NotFoundError {
