@@ -1,9 +1,11 @@
 /**
  * The second step of a map, on a worker thread: the features that reach into the view
  * (the listed ones, or every record of the file found by one sequential walk), simplified
- * to the pixel, drawn over the basemap the provider made, rasterized, with hot spots.
+ * to the pixel, drawn over the basemap the provider made, rasterized, with hot spots, and
+ * written as its part of the answer.
  */
 import { basename } from 'node:path';
+import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import { DamagedShapefileError } from '../errors.ts';
 import type { Basemap, PlacedImage } from '../sdk/contract.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
@@ -20,11 +22,12 @@ import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext } from './context.ts';
 import { drawnImage } from './draw-image.ts';
-import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
+import { checkHotSpotBudget } from './hot-spot-budget.ts';
+import { hotSpotAttributes, imageHotSpots, type HotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
 import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
-import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
+import { FEWER_MAP_FEATURES, tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
 
 export interface MapJob extends HotSpotRequest {
   files: ShapefileFiles;
@@ -43,8 +46,13 @@ export interface MapJob extends HotSpotRequest {
   pixelRatio: number;
   style: DrawStyle;
   basemap: Basemap;
-  /** The request's: jpeg answers a JPEG; json has the worker write the PNG's list of byte values too. */
+  /** The request's: xml and json have the worker write the map's part of the envelope; jpeg answers a JPEG. */
   format: Format;
+  /** The map's ItemId and FeatureId in the envelope. */
+  itemId: number;
+  featureId: number;
+  /** How many bytes of the answer the map may take. */
+  answer: AnswerRoom;
   /** Of a JPEG, 1–100. */
   jpegQuality: number;
   useCache: boolean;
@@ -60,7 +68,7 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const attributes = hotSpotAttributes(job, () => context.shapefiles.open(job.files, checkpoint));
   const inView = job.features
     ? job.features.filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
-    : scanInView(context.shapefiles.open(job.files, checkpoint), job, checkpoint);
+    : scanInView(context.shapefiles.open(job.files, checkpoint), job, attributes, checkpoint);
   lap('features');
   const shapes = inView.map((feature) => feature.shape);
   const reduction = { pixelRatio, simplifyPixels: SIMPLIFY_PIXELS, checkpoint };
@@ -89,7 +97,7 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   }
   const hotSpots = imageHotSpots(job, { ids: inView, shapes, pixels, transform, reduction, width, height, style }, attributes);
   lap('hotspots');
-  return drawnImage(image, hotSpots, job.format);
+  return drawnImage(image, hotSpots, job, lap);
 }
 
 /**
@@ -138,10 +146,11 @@ function attributionStrip(context: DrawingContext, text: string, width: number, 
 /**
  * Every feature of the file that reaches into the view, in file order, in two walks over
  * the `.shp`. The first reads only record headers: records out of view are skipped by
- * their own bounding box, and the map's budget is counted over the rest before any record
- * is decoded. The second decodes those in view.
+ * their own bounding box, and the map's budgets (features, vertices, hot spots and their
+ * attribute values) are counted over the rest before any record is decoded. The second
+ * decodes those in view.
  */
-function scanInView(shapefile: OpenShapefile, job: MapJob, checkpoint: Checkpoint): MapFeature[] {
+function scanInView(shapefile: OpenShapefile, job: MapJob, attributes: HotSpotAttributes | undefined, checkpoint: Checkpoint): MapFeature[] {
   const { limits } = job;
   const shpFile = basename(job.files.paths.shp);
   const toMercator: ToMercator = mercatorTransform(shapefile.crs, shapefile.name);
@@ -152,6 +161,7 @@ function scanInView(shapefile: OpenShapefile, job: MapJob, checkpoint: Checkpoin
 
   const selected: number[] = [];
   let vertices = 0;
+  let parts = 0;
   for (const record of shapefile.walk(checkpoint)) {
     const { bbox } = record;
     if (!bbox || record.pointCount === 0) continue;
@@ -161,9 +171,11 @@ function scanInView(shapefile: OpenShapefile, job: MapJob, checkpoint: Checkpoin
     if (viewInFile && !overlaps(bbox, viewInFile)) continue;
     selected.push(record.fid);
     vertices += record.pointCount;
+    parts += record.partCount;
     if (selected.length > limits.maxMapFeatures) throw tooManyFeatures(selected.length, limits.maxMapFeatures);
   }
   if (vertices > limits.maxMapVertices) throw tooManyVertices(vertices, limits.maxMapVertices);
+  if (job.includeHotSpots) checkHotSpotBudget(parts, attributes, limits, FEWER_MAP_FEATURES);
 
   const drawn: MapFeature[] = [];
   for (const fid of selected) {

@@ -3,9 +3,11 @@ import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../drawing/drawing-pool.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { fitZoom, placeView, viewExtent } from '../map/view.ts';
+import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
 import type { MapRequest } from '../params/map.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
+import { answerLimit } from './answer-budget.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
 
@@ -13,7 +15,10 @@ export interface MapServices {
   drawing: DrawingPool;
   basemaps: BasemapRegistry;
   config: {
-    limits: Pick<Config['limits'], 'maxMapFeatures' | 'maxMapVertices' | 'maxRings' | 'maxPixelsPerRequest' | 'maxSize'>;
+    limits: Pick<
+      Config['limits'],
+      'maxMapFeatures' | 'maxMapVertices' | 'maxRings' | 'maxPixelsPerRequest' | 'maxSize' | 'maxHotSpots' | 'maxHotSpotAttributeBytes' | 'maxAnswerBytes'
+    >;
     render: Pick<Config['render'], 'jpegQuality'>;
   };
 }
@@ -29,7 +34,9 @@ export interface MapResult {
 /**
  * The map operation: the features (or the file's extent) give the view, in Web Mercator at
  * a whole zoom level; the basemap provider draws its layers for that view; the features
- * are drawn over them. Reading, reprojecting and drawing run on the drawing workers.
+ * are drawn over them. Reading, reprojecting, drawing and writing the map's part of the
+ * answer run on the drawing workers; the budgets of features, vertices and hot spots are
+ * checked there before anything is decoded.
  */
 export async function createMap(
   request: MapRequest,
@@ -39,8 +46,11 @@ export async function createMap(
   timing?: RequestTiming,
 ): Promise<MapResult> {
   const { width, height } = request.size;
-  const { maxMapFeatures, maxMapVertices, maxRings } = services.config.limits;
-  const limits = { maxMapFeatures, maxMapVertices, maxRings };
+  const { maxMapFeatures, maxMapVertices, maxRings, maxHotSpots, maxHotSpotAttributeBytes } = services.config.limits;
+  const limits = { maxMapFeatures, maxMapVertices, maxRings, maxHotSpots, maxHotSpotAttributeBytes };
+  // The picture alone carries no hot spots: none are made, and none are budgeted.
+  const includeHotSpots = request.includeHotSpots && IMAGE_CONTENT_TYPES[request.format] === undefined;
+  const hotSpots = { includeHotSpots, hotSpotFields: request.hotSpotFields };
   const { maxPixelsPerRequest: maxPixels, maxSize } = services.config.limits;
   checkPixelBudget(1, request.size, request.scale, { maxPixels, maxSize });
   const useCache = !request.noCache;
@@ -49,7 +59,7 @@ export async function createMap(
       ? request.fids
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
-  const { fileExtent, listed, stages } = await services.drawing.mapFeatures({ files, refs, useCache, limits }, signal);
+  const { fileExtent, listed, stages } = await services.drawing.mapFeatures({ files, refs, useCache, limits, ...hotSpots }, signal);
   timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.
   const extent = listed && !request.useBoundingBox ? listed.extent : fileExtent;
@@ -72,9 +82,11 @@ export async function createMap(
       pixelRatio: request.scale,
       style: request.style,
       basemap,
-      includeHotSpots: request.includeHotSpots,
-      hotSpotFields: request.hotSpotFields,
+      ...hotSpots,
       format: request.format,
+      itemId: 1,
+      featureId: -1,
+      answer: { ...answerLimit(services.config.limits.maxAnswerBytes, 'map', request.format), usedBytes: 0 },
       jpegQuality: services.config.render.jpegQuality,
       useCache,
       limits,
@@ -83,7 +95,7 @@ export async function createMap(
   );
   timing?.job(drawn.stages);
   return {
-    collection: { itemId: 1, shapefile: files.name, images: [{ itemId: 1, featureId: -1, ...drawn }] },
+    collection: { itemId: 1, shapefile: files.name, images: [drawn.part] },
     attribution: basemap.attribution.trim(),
     byFallback: basemap.byFallback,
   };
