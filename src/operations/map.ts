@@ -1,6 +1,7 @@
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import type { MapInViewJob, RecordsInView } from '../drawing/map-in-view.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { fitZoom, placeView, viewExtent } from '../map/view.ts';
 import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
@@ -36,7 +37,7 @@ export interface MapResult {
  * a whole zoom level; the basemap provider draws its layers for that view; the features
  * are drawn over them. Reading, reprojecting, drawing and writing the map's part of the
  * answer run on the drawing workers; the budgets of features, vertices and hot spots are
- * checked there before anything is decoded.
+ * checked there before anything is decoded or the basemap drawn.
  */
 export async function createMap(
   request: MapRequest,
@@ -66,17 +67,19 @@ export async function createMap(
   const centre = { x: (extent.xmin + extent.xmax) / 2, y: (extent.ymin + extent.ymax) / 2 };
   const zoom = request.zoom ?? fitZoom(extent, width, height, request.buffer);
   const placement = placeView(centre, zoom, width, height, request.scale);
+  // Strokes and point symbols reach beyond their geometry.
+  const visible = viewExtent(placement, request.style.lineWidth + request.style.pointRadius + 2);
+  const features = listed?.features ?? (await recordsInView(services.drawing, { files, fileExtent, visible, limits, ...hotSpots }, signal, timing));
 
   const basemap = await services.basemaps.render({ view: placement.view, type: request.type, culture: request.culture, signal });
   timing?.lap('basemap');
   const drawn = await services.drawing.drawMap(
     {
       files,
-      features: listed?.features,
+      features,
       fileExtent,
       transform: placement.transform,
-      // Strokes and point symbols reach beyond their geometry.
-      visible: viewExtent(placement, request.style.lineWidth + request.style.pointRadius + 2),
+      visible,
       width,
       height,
       pixelRatio: request.scale,
@@ -99,4 +102,11 @@ export async function createMap(
     attribution: basemap.attribution.trim(),
     byFallback: basemap.byFallback,
   };
+}
+
+/** The records of a map without fid that reach into its view, its budgets checked over them before the basemap is drawn. */
+async function recordsInView(drawing: DrawingPool, job: MapInViewJob, signal: AbortSignal, timing?: RequestTiming): Promise<RecordsInView> {
+  const { stages, ...inView } = await drawing.mapInView(job, signal);
+  timing?.job(stages);
+  return inView;
 }
