@@ -94,6 +94,7 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
           '(limits.maxImageVertices) can be drawn in one request. List fewer or simpler features.',
       ),
     );
+    if (job.includeHotSpots) checkHotSpotBudget(listedHotSpotBound(shapefile, job.requestRefs), attributes, limits, FEWER_IMAGE_FEATURES);
   }
   lap('budget');
   const features = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });

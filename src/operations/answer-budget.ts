@@ -11,7 +11,8 @@ export function answerLimit(maxBytes: number, operation: 'images' | 'map', forma
 
 function adviceFor(operation: 'images' | 'map', format: Format): string {
   if (IMAGE_CONTENT_TYPES[format]) {
-    return operation === 'map' && format === 'png' ? "Ask for a smaller 'size' or 'scale', or 'format=jpeg'." : "Ask for a smaller 'size' or 'scale'.";
+    if (operation === 'images') return "Ask for a smaller 'size' or 'scale', or fewer or simpler features in the picture ('fid', 'where', 'reduceTol').";
+    return format === 'png' ? "Ask for a smaller 'size' or 'scale', or 'format=jpeg'." : "Ask for a smaller 'size' or 'scale'.";
   }
   const fewer =
     operation === 'images'
