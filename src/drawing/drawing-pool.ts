@@ -42,10 +42,6 @@ export interface DrawingPool {
   close(): Promise<void>;
 }
 
-function mapTransferables(features: MapJob['features']): ArrayBuffer[] {
-  return Array.isArray(features) ? transferablesOf(features.map((feature) => feature.shape)) : [features.fids.buffer as ArrayBuffer];
-}
-
 /** Three files a shapefile, at most, per worker: plenty of sets, and far below the process's limit. */
 const MAX_OPEN_SHAPEFILES = 64;
 
@@ -66,8 +62,10 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
     drawImage: (job, signal) => pool.run('image', job, { signal }),
     mapFeatures: (job, signal) => pool.run('map-features', job, { signal }),
     mapInView: (job, signal) => pool.run('map-in-view', job, { signal }),
-    // The features came from mapFeatures() or mapInView() and go back without being copied.
-    drawMap: (job, signal) => pool.run('map', job, { signal, transfer: mapTransferables(job.features) }),
+    // Listed features came from mapFeatures() and go back without being copied; the ids of
+    // those in view (4 bytes each) are copied.
+    drawMap: (job, signal) =>
+      pool.run('map', job, { signal, transfer: Array.isArray(job.features) ? transferablesOf(job.features.map((f) => f.shape)) : [] }),
     select: (job, signal) => pool.run('select', job, { signal }),
     describeCollections: (job, signal) => pool.run('collections', job, { signal }),
     featureItems: (job, signal) => pool.run('items', job, { signal }),
