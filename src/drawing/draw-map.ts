@@ -1,6 +1,6 @@
 /**
- * The second step of a map, on a worker thread: the features that reach into the view
- * (the listed ones, or every record of the file found by one sequential walk), simplified
+ * The last step of a map, on a worker thread: the features that reach into the view
+ * (the listed ones, or the records mapInView() found in it, decoded here), simplified
  * to the pixel, drawn over the basemap the provider made, rasterized, with hot spots, and
  * written as its part of the answer.
  */
