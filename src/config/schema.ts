@@ -13,6 +13,14 @@ const DEFAULT_LIMITS = {
   maxMapVertices: 5_000_000,
   maxImageVertices: 2_000_000,
   maxRings: 100_000,
+  // Measured on 2 cores (scratch script, issue 18): 10,000 hot spots of 100-vertex polygons take
+  // ~0.5 s of a worker's CPU to make and write, of points ~50 ms; 8 MiB of attribute values
+  // (by the .dbf widths) ~0.2 s to read and write; a 48 MiB answer ~0.4 s to write as JSON's
+  // byte list on a worker and ~40 ms to put together on the main thread, which holds it
+  // twice (parts and answer) for that moment: ~100 MB.
+  maxHotSpots: 10_000,
+  maxHotSpotAttributeBytes: 8 * 1024 * 1024,
+  maxAnswerBytes: 48 * 1024 * 1024,
 };
 
 const DEFAULT_OGC = { maxLimit: 1000, maxPageVertices: 2_000_000 };
@@ -108,6 +116,18 @@ export const configSchema = z
         maxImageVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxImageVertices),
         /** Most rings one polygon record may have. */
         maxRings: z.number().int().min(1).default(DEFAULT_LIMITS.maxRings),
+        /**
+         * Most hot spots one answer may carry, counted before decoding from the records'
+         * part counts (features in view on a map, the listed ids on images).
+         */
+        maxHotSpots: z.number().int().min(1).default(DEFAULT_LIMITS.maxHotSpots),
+        /**
+         * Most bytes of `hotSpotFields` values one answer may carry: the fields' `.dbf` widths
+         * (plus their names and markup) times the hot spots, known before any row is read.
+         */
+        maxHotSpotAttributeBytes: z.number().int().min(1).default(DEFAULT_LIMITS.maxHotSpotAttributeBytes),
+        /** Most bytes one answer may have: the envelope with its images and hot spots, or a picture alone. */
+        maxAnswerBytes: z.number().int().min(1024).default(DEFAULT_LIMITS.maxAnswerBytes),
       })
       .strict()
       .default(DEFAULT_LIMITS),

@@ -1,9 +1,11 @@
 /**
  * One image of the images operation, drawn on a worker thread: the listed features read
  * and decoded, mapped into the drawing space, fitted to the image, reduced to its pixels,
- * written as SVG and rasterized, with its hot spots.
+ * written as SVG and rasterized, with its hot spots; then its part of the answer, written
+ * here so that the main thread only puts the parts together.
  */
-import { byteListJson } from '../envelope/byte-list.ts';
+import type { AnswerRoom } from '../envelope/answer-limit.ts';
+import { imagePart } from '../envelope/image-part.ts';
 import { BadRequestError } from '../errors.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
@@ -14,15 +16,17 @@ import { toDrawingSpace } from '../projection/drawing-space.ts';
 import { fitExtent } from '../projection/fit.ts';
 import { rasterize } from '../raster/rasterize.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import type { Lap } from '../stages.ts';
 import { renderSvg } from '../svg/render-svg.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext, Timed } from './context.ts';
 import { checkVertexBound, readFeatures } from './features.ts';
+import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 
-export interface ImageLimits {
+export interface ImageLimits extends HotSpotLimits {
   /** Most vertices (as stored) one request may draw in all its images. */
   maxImageVertices: number;
   maxRings: number;
@@ -33,10 +37,13 @@ export interface ImageJob extends HotSpotRequest {
   /** The features this image shows. */
   refs: FeatureRef[];
   /**
-   * Every feature the request lists, on its first image only: the request's vertex budget
-   * is checked against them all before anything is decoded.
+   * Every feature the request draws, on its first image only: the request's vertex and hot
+   * spot budgets are checked against them all before anything is decoded.
    */
   requestRefs?: FeatureRef[];
+  /** The image's ItemId and FeatureId in the envelope. */
+  itemId: number;
+  featureId: number;
   /** CSS pixels: the SVG's size and the hot spots' coordinates. */
   width: number;
   height: number;
@@ -46,25 +53,33 @@ export interface ImageJob extends HotSpotRequest {
   style: DrawStyle;
   /** Douglas–Peucker tolerance in the shapefile's units; 0 keeps every vertex. */
   reduceTol: number;
-  /** The request's: svg answers the SVG document; json has the worker write the PNG's list of byte values too. */
+  /** The request's: xml and json have the worker write the image's part of the envelope; svg answers the SVG document. */
   format: Format;
+  /** How many bytes of the answer this image may take. */
+  answer: AnswerRoom;
   useCache: boolean;
   limits: ImageLimits;
 }
 
 export interface DrawnImage extends Timed {
-  /** The picture as the format asks for it: a PNG, else (format=svg, format=jpeg) the SVG or JPEG. */
-  bytes: Uint8Array;
-  /** The PNG as JSON's list of byte values, for format=json (envelope/byte-list.ts). */
-  pngJson?: Uint8Array;
-  hotSpots: HotSpot[] | null;
+  /** The image as the answer carries it (envelope/image-part.ts): its part of the envelope, or the picture alone. */
+  part: Uint8Array;
 }
 
-/** The drawn image as a job's result, its buffers moved rather than copied. */
-export function drawnImage(bytes: Uint8Array, hotSpots: HotSpot[] | null, format: Format): Handled {
-  const result: Omit<DrawnImage, 'stages'> = format === 'json' ? { bytes, pngJson: byteListJson(bytes), hotSpots } : { bytes, hotSpots };
-  return { result, transfer: [bytes, result.pngJson].flatMap((buffer) => (buffer ? [buffer.buffer as ArrayBuffer] : [])) };
+/** What a drawing job answers for the image it drew: its part of the answer, moved rather than copied. */
+export function drawnImage(
+  picture: Uint8Array,
+  hotSpots: HotSpot[] | null,
+  job: { itemId: number; featureId: number; format: Format; answer: AnswerRoom },
+  lap: Lap,
+): Handled {
+  const part = imagePart({ itemId: job.itemId, featureId: job.featureId, bytes: picture, hotSpots }, job.format, job.answer);
+  lap('part');
+  return { result: { part } satisfies Omit<DrawnImage, 'stages'>, transfer: [part.buffer as ArrayBuffer] };
 }
+
+/** What an images request can change to get fewer hot spots. */
+const FEWER_IMAGE_FEATURES = "List fewer ids in 'fid' or narrow the selection in 'where'";
 
 export function drawImage(job: ImageJob, context: DrawingContext): Handled {
   const { checkpoint, lap } = context;
@@ -79,6 +94,7 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
           '(limits.maxImageVertices) can be drawn in one request. List fewer or simpler features.',
       ),
     );
+    if (job.includeHotSpots) checkHotSpotBudget(listedHotSpotBound(shapefile, job.requestRefs), attributes, limits, FEWER_IMAGE_FEATURES);
   }
   lap('budget');
   const features = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
@@ -101,5 +117,5 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled {
   const ids = features.map(({ ref }) => ({ fid: ref.text, featureId: ref.parent }));
   const hotSpots = imageHotSpots(job, { ids, shapes: drawn, pixels, transform, reduction, width, height, style }, attributes);
   lap('hotspots');
-  return drawnImage(image, hotSpots, job.format);
+  return drawnImage(image, hotSpots, job, lap);
 }

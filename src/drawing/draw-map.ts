@@ -1,15 +1,16 @@
 /**
- * The second step of a map, on a worker thread: the features that reach into the view
- * (the listed ones, or every record of the file found by one sequential walk), simplified
- * to the pixel, drawn over the basemap the provider made, rasterized, with hot spots.
+ * The last step of a map, on a worker thread: the features that reach into the view
+ * (the listed ones, or the records mapInView() found in it, decoded here), simplified
+ * to the pixel, drawn over the basemap the provider made, rasterized, with hot spots, and
+ * written as its part of the answer.
  */
 import { basename } from 'node:path';
-import { DamagedShapefileError } from '../errors.ts';
+import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import type { Basemap, PlacedImage } from '../sdk/contract.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
-import { mercatorBoxToFile, mercatorTransform, reprojectShape, type ToMercator } from '../map/reproject.ts';
+import { mercatorTransform, reprojectShape, type ToMercator } from '../map/reproject.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import type { Format } from '../params/fields.ts';
 import { drawOver, layOver } from '../raster/composite.ts';
@@ -21,15 +22,16 @@ import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext } from './context.ts';
 import { drawnImage } from './draw-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
+import { overlaps, recordsInView, type RecordsInView } from './map-in-view.ts';
 import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
-import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
+import type { MapFeature, MapLimits } from './map-features.ts';
 
 export interface MapJob extends HotSpotRequest {
   files: ShapefileFiles;
-  /** The listed features, from mapFeatures(); undefined: every feature of the file in view. */
-  features?: MapFeature[];
+  /** What the map shows: the listed features, from mapFeatures(), or every record in view, which mapInView() found. */
+  features: MapFeature[] | RecordsInView;
   /** The file's bounding box in Web Mercator. */
   fileExtent: BBox;
   /** From Web Mercator metres to the image's pixels. */
@@ -43,8 +45,13 @@ export interface MapJob extends HotSpotRequest {
   pixelRatio: number;
   style: DrawStyle;
   basemap: Basemap;
-  /** The request's: jpeg answers a JPEG; json has the worker write the PNG's list of byte values too. */
+  /** The request's: xml and json have the worker write the map's part of the envelope; jpeg answers a JPEG. */
   format: Format;
+  /** The map's ItemId and FeatureId in the envelope. */
+  itemId: number;
+  featureId: number;
+  /** How many bytes of the answer the map may take. */
+  answer: AnswerRoom;
   /** Of a JPEG, 1–100. */
   jpegQuality: number;
   useCache: boolean;
@@ -58,9 +65,9 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const { checkpoint, lap } = context;
   const { width, height, pixelRatio, style, transform } = job;
   const attributes = hotSpotAttributes(job, () => context.shapefiles.open(job.files, checkpoint));
-  const inView = job.features
+  const inView = Array.isArray(job.features)
     ? job.features.filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
-    : scanInView(context.shapefiles.open(job.files, checkpoint), job, checkpoint);
+    : decodeInView(context.shapefiles.open(job.files, checkpoint), job, job.features, checkpoint);
   lap('features');
   const shapes = inView.map((feature) => feature.shape);
   const reduction = { pixelRatio, simplifyPixels: SIMPLIFY_PIXELS, checkpoint };
@@ -89,7 +96,7 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   }
   const hotSpots = imageHotSpots(job, { ids: inView, shapes, pixels, transform, reduction, width, height, style }, attributes);
   lap('hotspots');
-  return drawnImage(image, hotSpots, job.format);
+  return drawnImage(image, hotSpots, job, lap);
 }
 
 /**
@@ -136,37 +143,17 @@ function attributionStrip(context: DrawingContext, text: string, width: number, 
 }
 
 /**
- * Every feature of the file that reaches into the view, in file order, in two walks over
- * the `.shp`. The first reads only record headers: records out of view are skipped by
- * their own bounding box, and the map's budget is counted over the rest before any record
- * is decoded. The second decodes those in view.
+ * The features of a map without `fid` that reach into the view, decoded in file order: the
+ * records mapInView() found (and budgeted) before the basemap was drawn, or, when the
+ * files changed on disk since, those a new walk finds, budgets and all.
  */
-function scanInView(shapefile: OpenShapefile, job: MapJob, checkpoint: Checkpoint): MapFeature[] {
+function decodeInView(shapefile: OpenShapefile, job: MapJob, inView: RecordsInView, checkpoint: Checkpoint): MapFeature[] {
   const { limits } = job;
   const shpFile = basename(job.files.paths.shp);
   const toMercator: ToMercator = mercatorTransform(shapefile.crs, shapefile.name);
-  // A view that holds the whole file needs no test; and far outside a projection's area
-  // its inverse can answer nonsense, so the view is mapped into the file's units only when
-  // it shows part of the file.
-  const viewInFile = contains(job.visible, job.fileExtent) ? undefined : mercatorBoxToFile(job.visible, shapefile.crs);
-
-  const selected: number[] = [];
-  let vertices = 0;
-  for (const record of shapefile.walk(checkpoint)) {
-    const { bbox } = record;
-    if (!bbox || record.pointCount === 0) continue;
-    if (![bbox.xmin, bbox.ymin, bbox.xmax, bbox.ymax].every(Number.isFinite)) {
-      throw new DamagedShapefileError(shpFile, `record ${record.fid} has a bounding box that is not finite.`);
-    }
-    if (viewInFile && !overlaps(bbox, viewInFile)) continue;
-    selected.push(record.fid);
-    vertices += record.pointCount;
-    if (selected.length > limits.maxMapFeatures) throw tooManyFeatures(selected.length, limits.maxMapFeatures);
-  }
-  if (vertices > limits.maxMapVertices) throw tooManyVertices(vertices, limits.maxMapVertices);
-
+  const fids = shapefile.version === inView.version ? inView.fids : recordsInView(shapefile, job, checkpoint);
   const drawn: MapFeature[] = [];
-  for (const fid of selected) {
+  for (const fid of fids) {
     // A walk over the file bypasses the feature cache: it would only evict what others use.
     const shape = shapefile.readShape(fid, { useCache: false, maxRings: limits.maxRings, checkpoint });
     if (!shape) continue;
@@ -174,12 +161,4 @@ function scanInView(shapefile: OpenShapefile, job: MapJob, checkpoint: Checkpoin
     if (overlaps(shapesBBox([projected]), job.visible)) drawn.push({ fid: String(fid), featureId: fid, shape: projected });
   }
   return drawn;
-}
-
-function contains(outer: BBox, inner: BBox): boolean {
-  return outer.xmin <= inner.xmin && outer.xmax >= inner.xmax && outer.ymin <= inner.ymin && outer.ymax >= inner.ymax;
-}
-
-function overlaps(a: BBox | undefined, b: BBox): boolean {
-  return a !== undefined && a.xmin <= b.xmax && a.xmax >= b.xmin && a.ymin <= b.ymax && a.ymax >= b.ymin;
 }

@@ -10,6 +10,7 @@ import type { DrawnImage, ImageJob } from './draw-image.ts';
 import type { MapJob } from './draw-map.ts';
 import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from './feature-items.ts';
 import type { MapFeatures, MapFeaturesJob } from './map-features.ts';
+import type { MapInView, MapInViewJob } from './map-in-view.ts';
 import type { SelectJob, Selection } from './select-features.ts';
 
 export interface DrawingPoolOptions {
@@ -25,6 +26,8 @@ export interface DrawingPoolOptions {
 export interface DrawingPool {
   drawImage(job: ImageJob, signal: AbortSignal): Promise<DrawnImage>;
   mapFeatures(job: MapFeaturesJob, signal: AbortSignal): Promise<MapFeatures>;
+  /** A map without fid: the records in its view, its budgets checked over them. */
+  mapInView(job: MapInViewJob, signal: AbortSignal): Promise<MapInView>;
   drawMap(job: MapJob, signal: AbortSignal): Promise<DrawnImage>;
   /** The features a `where=` filter selects. */
   select(job: SelectJob, signal: AbortSignal): Promise<Selection>;
@@ -58,8 +61,11 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
   return {
     drawImage: (job, signal) => pool.run('image', job, { signal }),
     mapFeatures: (job, signal) => pool.run('map-features', job, { signal }),
-    // The listed features came from mapFeatures() and go back without being copied.
-    drawMap: (job, signal) => pool.run('map', job, { signal, transfer: transferablesOf((job.features ?? []).map((f) => f.shape)) }),
+    mapInView: (job, signal) => pool.run('map-in-view', job, { signal }),
+    // Listed features came from mapFeatures() and go back without being copied; the ids of
+    // those in view (4 bytes each) are copied.
+    drawMap: (job, signal) =>
+      pool.run('map', job, { signal, transfer: Array.isArray(job.features) ? transferablesOf(job.features.map((f) => f.shape)) : [] }),
     select: (job, signal) => pool.run('select', job, { signal }),
     describeCollections: (job, signal) => pool.run('collections', job, { signal }),
     featureItems: (job, signal) => pool.run('items', job, { signal }),

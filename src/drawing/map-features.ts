@@ -14,8 +14,10 @@ import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext, Timed } from './context.ts';
 import { checkVertexBound, readFeatures } from './features.ts';
+import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
+import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
 
-export interface MapLimits {
+export interface MapLimits extends HotSpotLimits {
   /** Most features one map may draw (those in view). */
   maxMapFeatures: number;
   /** Most vertices (as stored, before simplification) one map may draw. */
@@ -23,7 +25,8 @@ export interface MapLimits {
   maxRings: number;
 }
 
-export interface MapFeaturesJob {
+/** The hot spots the map will carry are budgeted here, for listed features, before they are decoded. */
+export interface MapFeaturesJob extends HotSpotRequest {
   files: ShapefileFiles;
   /** undefined: every feature of the file (read by the drawing step, within the view). */
   refs?: FeatureRef[];
@@ -57,6 +60,10 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   const { limits } = job;
   if (job.refs.length > limits.maxMapFeatures) throw tooManyFeatures(job.refs.length, limits.maxMapFeatures);
   checkVertexBound(shapefile, job.refs, limits.maxMapVertices, (count) => tooManyVertices(count, limits.maxMapVertices));
+  if (job.includeHotSpots) {
+    const attributes = hotSpotAttributes(job, () => shapefile);
+    checkHotSpotBudget(listedHotSpotBound(shapefile, job.refs), attributes, limits, FEWER_MAP_FEATURES);
+  }
   lap('budget');
   const selected = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
   const shpFile = basename(job.files.paths.shp);
@@ -69,6 +76,9 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   const result: Omit<MapFeatures, 'stages'> = { fileExtent, listed: { features, extent } };
   return { result, transfer: transferablesOf(features.map((feature) => feature.shape)) };
 }
+
+/** What a map request can change to draw fewer features, and so carry fewer hot spots. */
+export const FEWER_MAP_FEATURES = "List fewer ids in 'fid', narrow the selection in 'where' or show a smaller area (a higher 'zoom')";
 
 export function tooManyFeatures(count: number, limit: number): BadRequestError {
   return new BadRequestError(

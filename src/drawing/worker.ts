@@ -12,6 +12,7 @@ import { drawImage, type ImageJob } from './draw-image.ts';
 import { drawMap, type MapJob } from './draw-map.ts';
 import { describeCollections, featureItem, featureItems, type CollectionsJob, type ItemJob, type ItemsJob } from './feature-items.ts';
 import { mapFeatures, type MapFeaturesJob } from './map-features.ts';
+import { mapInView, type MapInViewJob } from './map-in-view.ts';
 import { selectFeatures, type SelectJob } from './select-features.ts';
 
 const options = workerOptions<DrawingWorkerOptions>();
@@ -47,6 +48,7 @@ const withContext =
 serveJobs({
   image: withContext<ImageJob>(drawImage),
   'map-features': withContext<MapFeaturesJob>(mapFeatures),
+  'map-in-view': withContext<MapInViewJob>(mapInView),
   map: withContext<MapJob>(drawMap),
   select: withContext<SelectJob>(selectFeatures),
   collections: withContext<CollectionsJob>(describeCollections),

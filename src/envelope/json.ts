@@ -1,16 +1,16 @@
-import { Buffer } from 'node:buffer';
-import { byteListJson } from './byte-list.ts';
-import { RESOURCE_TYPE, type Envelope, type FeatureImage } from './model.ts';
-
-const encoder = new TextEncoder();
-
 /**
- * The envelope as JSON, fields in the interface's order, `__type` first in Resource, as
- * UTF-8 bytes. FeatureImage is an array of byte values (the interface's choice): its text
- * comes ready-made from the drawing worker when it wrote one (byte-list.ts), and is only
- * written here otherwise.
+ * The JSON envelope: the same fields as the XML one in the same order, `__type` first in
+ * Resource. The head and tail are written here; each image's object comes ready-made from
+ * the drawing worker that drew it (image-json.ts), so the main thread only puts bytes side
+ * by side.
  */
-export function envelopeToJson(envelope: Envelope, namespace: string): Uint8Array {
+import { answerTooLarge, type AnswerLimit } from './answer-limit.ts';
+import { BoundedBytes } from './bounded-bytes.ts';
+import { RESOURCE_TYPE, type Envelope } from './model.ts';
+
+/** The envelope as UTF-8; past `limit` (a success's answer limit) the limit's 400 is thrown. */
+export function envelopeToJson(envelope: Envelope, namespace: string, limit?: AnswerLimit): Uint8Array {
+  const out = new BoundedBytes(limit?.maxBytes ?? Infinity, (bytes) => answerTooLarge(bytes, limit!));
   const head = JSON.stringify({
     Copyright: envelope.copyright,
     StatusCode: envelope.statusCode,
@@ -18,20 +18,17 @@ export function envelopeToJson(envelope: Envelope, namespace: string): Uint8Arra
     ErrorDetails: envelope.errorDetails,
     TraceId: envelope.traceId,
   });
-  if (envelope.resource === null) return encoder.encode(`${head.slice(0, -1)},"Resource":null}`);
-  const { itemId, shapefile, images } = envelope.resource;
-  const resourceHead = JSON.stringify({ __type: `${RESOURCE_TYPE}:${namespace}`, ItemId: itemId, Shapefile: shapefile });
-  const parts: Uint8Array[] = [encoder.encode(`${head.slice(0, -1)},"Resource":${resourceHead.slice(0, -1)},"ShapefileFeatureImages":[`)];
-  images.forEach((image, i) => parts.push(...imageToJson(image, i > 0)));
-  parts.push(encoder.encode(']}}'));
-  return Buffer.concat(parts);
+  const { resource } = envelope;
+  if (resource === null) {
+    out.text(`${head.slice(0, -1)},"Resource":null}`);
+    return out.finish();
+  }
+  const resourceHead = JSON.stringify({ __type: `${RESOURCE_TYPE}:${namespace}`, ItemId: resource.itemId, Shapefile: resource.shapefile });
+  out.text(`${head.slice(0, -1)},"Resource":${resourceHead.slice(0, -1)},"ShapefileFeatureImages":[`);
+  resource.images.forEach((image, i) => {
+    if (i > 0) out.text(',');
+    out.bytes(image);
+  });
+  out.text(']}}');
+  return out.finish();
 }
-
-function imageToJson(image: FeatureImage, afterAnother: boolean): Uint8Array[] {
-  return [
-    encoder.encode(`${afterAnother ? ',' : ''}{"ItemId":${image.itemId},"FeatureId":${image.featureId},"FeatureImage":[`),
-    image.pngJson ?? byteListJson(image.bytes),
-    encoder.encode(`],"FeatureHotSpots":${JSON.stringify(image.hotSpots)}}`),
-  ];
-}
-

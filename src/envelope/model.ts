@@ -1,14 +1,14 @@
+/** The envelope every operation answers with, as the interface defines it, and the images it carries. */
 import type { HotSpot } from '../hotspots/hotspots.ts';
 
 export type { HotSpot };
 
+/** One drawn image, as its drawing worker writes it into the answer (image-part.ts). */
 export interface FeatureImage {
   itemId: number;
   featureId: number;
   /** The picture: a PNG in every envelope; format=svg and format=jpeg answer their bytes alone. */
   bytes: Uint8Array;
-  /** The PNG as JSON's list of byte values, when a drawing worker wrote it (envelope/byte-list.ts). */
-  pngJson?: Uint8Array;
   /** null when includeHotSpots=0. */
   hotSpots: HotSpot[] | null;
 }
@@ -16,7 +16,12 @@ export interface FeatureImage {
 export interface ImageCollection {
   itemId: number;
   shapefile: string;
-  images: FeatureImage[];
+  /**
+   * Each image as its drawing worker wrote it in the answer's format (image-part.ts): its
+   * `ShapefileFeatureImage` element (XML) or object (JSON) of the envelope, in UTF-8; for
+   * format=png, svg and jpeg the picture's bytes.
+   */
+  images: Uint8Array[];
 }
 
 /** The Response envelope every operation returns, success or failure. */

@@ -17,7 +17,7 @@ export function sendError(
   details: string,
   settings: ErrorSettings,
   retryAfterSeconds?: number,
-): Promise<Response> {
+): Response {
   if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
   return sendEnvelope(
     c,

@@ -2,7 +2,7 @@ import { reasonPhrase } from '../envelope/model.ts';
 import { createTraceId } from '../envelope/trace-id.ts';
 import type { Format } from '../params/fields.ts';
 import type { ErrorSettings } from './errors.ts';
-import { envelopeText } from './respond.ts';
+import { envelopeBody } from './respond.ts';
 
 /** Why a runtime's HTTP server refused a request before the app saw it. */
 export type MalformedStatus = 400 | 414 | 431;
@@ -17,7 +17,7 @@ export type MalformedAnswer = (status: MalformedStatus, details: string, format:
 export function malformedAnswer(settings: ErrorSettings, instance: string): MalformedAnswer {
   return async (status, details, format) => {
     const traceId = createTraceId(instance);
-    const { contentType, body } = await envelopeText(
+    const { contentType, body } = envelopeBody(
       {
         copyright: settings.copyright,
         statusCode: status,

@@ -1,4 +1,9 @@
+/**
+ * Answers of the image and map operations, and envelopes of every failure: the envelope put
+ * together from the parts the drawing workers wrote, or the picture alone.
+ */
 import type { Context } from 'hono';
+import type { AnswerLimit } from '../envelope/answer-limit.ts';
 import { envelopeToJson } from '../envelope/json.ts';
 import type { Envelope, ImageCollection } from '../envelope/model.ts';
 import { envelopeToXml } from '../envelope/xml.ts';
@@ -9,52 +14,52 @@ export interface EnvelopeSettings {
   schemaNamespace: string;
 }
 
-
 /**
  * Sends an envelope in the requested format. `png`, `svg` and `jpeg` answer with the first
- * image's bytes; such a request that failed gets a JSON envelope.
+ * image's bytes; such a request that failed gets a JSON envelope. `limit` bounds a
+ * success's answer (its images were written within it already; the head is added here).
  */
-export async function sendEnvelope(
-  c: Context,
-  envelope: Envelope,
-  format: Format,
-  settings: EnvelopeSettings,
-): Promise<Response> {
+export function sendEnvelope(c: Context, envelope: Envelope, format: Format, settings: EnvelopeSettings, limit?: AnswerLimit): Response {
   const status = envelope.statusCode as 200;
   if (status !== 200) notCacheable(c);
   const firstImage = envelope.resource?.images[0];
   const imageType = IMAGE_CONTENT_TYPES[format];
   if (imageType && firstImage) {
     c.header('Content-Type', imageType);
-    return c.body(firstImage.bytes as Uint8Array<ArrayBuffer>, status);
+    return c.body(firstImage as Uint8Array<ArrayBuffer>, status);
   }
-  const { contentType, body } = await envelopeText(envelope, format, settings);
+  const { contentType, body } = envelopeBody(envelope, format, settings, limit);
   c.header('Content-Type', contentType);
   return c.body(body, status);
 }
 
-/** The envelope as text in `format`: XML, or JSON (the image formats answer their errors in JSON). */
-export async function envelopeText(
+/** The envelope as bytes in `format`: XML, or JSON (the image formats answer their errors in JSON). */
+export function envelopeBody(
   envelope: Envelope,
   format: Format,
   settings: EnvelopeSettings,
-): Promise<{ contentType: string; body: string | Uint8Array<ArrayBuffer> }> {
+  limit?: AnswerLimit,
+): { contentType: string; body: Uint8Array<ArrayBuffer> } {
   if (format === 'xml') {
-    return { contentType: 'application/xml; charset=utf-8', body: await envelopeToXml(envelope, settings.schemaNamespace) };
+    return {
+      contentType: 'application/xml; charset=utf-8',
+      body: envelopeToXml(envelope, settings.schemaNamespace, limit) as Uint8Array<ArrayBuffer>,
+    };
   }
   return {
     contentType: 'application/json; charset=utf-8',
-    body: envelopeToJson(envelope, settings.schemaNamespace) as Uint8Array<ArrayBuffer>,
+    body: envelopeToJson(envelope, settings.schemaNamespace, limit) as Uint8Array<ArrayBuffer>,
   };
 }
 
-/** A successful answer: the collection in an envelope with status 200. */
+/** A successful answer: the collection in an envelope with status 200, within the answer's limit. */
 export function sendCollection(
   c: Context<AppEnv>,
   resource: ImageCollection,
   format: Format,
   settings: EnvelopeSettings & { copyright: string },
-): Promise<Response> {
+  limit: AnswerLimit,
+): Response {
   return sendEnvelope(
     c,
     {
@@ -67,6 +72,7 @@ export function sendCollection(
     },
     format,
     settings,
+    limit,
   );
 }
 

@@ -1,22 +1,34 @@
+/**
+ * The images operation: the selection (ids, or a `where=` filter), the budgets that can be
+ * checked on the main thread, then one drawing job per image, in turn.
+ */
 import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../drawing/drawing-pool.ts';
-import type { FeatureImage, ImageCollection } from '../envelope/model.ts';
+import type { ImageCollection } from '../envelope/model.ts';
+import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
 import type { ImagesRequest } from '../params/images.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
+import { answerLimit } from './answer-budget.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
 
 export interface ImagesServices {
   drawing: DrawingPool;
-  config: { limits: Pick<Config['limits'], 'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings' | 'maxIds' | 'maxSize'> };
+  config: {
+    limits: Pick<
+      Config['limits'],
+      'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings' | 'maxIds' | 'maxSize' | 'maxHotSpots' | 'maxHotSpotAttributeBytes' | 'maxAnswerBytes'
+    >;
+  };
 }
 
 /**
- * The images operation: one drawing job per image, in turn. One image at a time per
- * request: a request for many images then waits its turn between other requests' images
- * instead of filling the queue ahead of them. The first job checks the whole request's
- * vertex budget before anything is decoded.
+ * One image at a time per request: a request for many images then waits its turn between
+ * other requests' images instead of filling the queue ahead of them. The first job checks
+ * the whole request's vertex and hot spot budgets before anything is decoded. Each job
+ * writes its image's part of the answer, within what the earlier parts left of the answer's
+ * limit. format=png and svg answer the first picture alone: only that one is drawn.
  */
 export async function createImages(
   request: ImagesRequest,
@@ -31,32 +43,46 @@ export async function createImages(
     request.where === undefined
       ? request.fids!
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxIds', max: limits.maxIds }, signal, timing);
-  const groups = request.singleImage ? [fids] : fids.map((ref) => [ref]);
-  checkPixelBudget(groups.length, request.size, request.scale, { maxPixels: limits.maxPixelsPerRequest, maxSize: limits.maxSize });
+  const pictureAlone = IMAGE_CONTENT_TYPES[request.format] !== undefined;
+  const images = request.singleImage ? [fids] : fids.map((ref) => [ref]);
+  const drawn = pictureAlone ? images.slice(0, 1) : images;
+  checkPixelBudget(drawn.length, request.size, request.scale, { maxPixels: limits.maxPixelsPerRequest, maxSize: limits.maxSize });
 
-  const images: FeatureImage[] = [];
-  for (const [index, refs] of groups.entries()) {
-    const drawn = await services.drawing.drawImage(
+  const answer = answerLimit(limits.maxAnswerBytes, 'images', request.format);
+  const parts: Uint8Array[] = [];
+  let usedBytes = 0;
+  for (const [index, refs] of drawn.entries()) {
+    const image = await services.drawing.drawImage(
       {
         files,
         refs,
-        ...(index === 0 ? { requestRefs: fids } : {}),
+        ...(index === 0 ? { requestRefs: drawn.flat() } : {}),
+        itemId: index + 1,
+        featureId: request.singleImage ? -1 : refs[0].parent,
         width,
         height,
         pixelRatio: request.scale,
         buffer: request.buffer,
         style: request.style,
         reduceTol: request.reduceTol,
-        includeHotSpots: request.includeHotSpots,
+        // The picture alone carries no hot spots: none are made, and none are budgeted.
+        includeHotSpots: request.includeHotSpots && !pictureAlone,
         hotSpotFields: request.hotSpotFields,
         format: request.format,
+        answer: { ...answer, usedBytes },
         useCache: !request.noCache,
-        limits: { maxImageVertices: limits.maxImageVertices, maxRings: limits.maxRings },
+        limits: {
+          maxImageVertices: limits.maxImageVertices,
+          maxRings: limits.maxRings,
+          maxHotSpots: limits.maxHotSpots,
+          maxHotSpotAttributeBytes: limits.maxHotSpotAttributeBytes,
+        },
       },
       signal,
     );
-    timing?.job(drawn.stages);
-    images.push({ itemId: index + 1, featureId: request.singleImage ? -1 : refs[0].parent, ...drawn });
+    timing?.job(image.stages);
+    parts.push(image.part);
+    usedBytes += image.part.length;
   }
-  return { itemId: 1, shapefile: files.name, images };
+  return { itemId: 1, shapefile: files.name, images: parts };
 }

@@ -1,11 +1,14 @@
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import type { MapInViewJob, RecordsInView } from '../drawing/map-in-view.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { fitZoom, placeView, viewExtent } from '../map/view.ts';
+import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
 import type { MapRequest } from '../params/map.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
+import { answerLimit } from './answer-budget.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
 
@@ -13,7 +16,10 @@ export interface MapServices {
   drawing: DrawingPool;
   basemaps: BasemapRegistry;
   config: {
-    limits: Pick<Config['limits'], 'maxMapFeatures' | 'maxMapVertices' | 'maxRings' | 'maxPixelsPerRequest' | 'maxSize'>;
+    limits: Pick<
+      Config['limits'],
+      'maxMapFeatures' | 'maxMapVertices' | 'maxRings' | 'maxPixelsPerRequest' | 'maxSize' | 'maxHotSpots' | 'maxHotSpotAttributeBytes' | 'maxAnswerBytes'
+    >;
     render: Pick<Config['render'], 'jpegQuality'>;
   };
 }
@@ -29,7 +35,9 @@ export interface MapResult {
 /**
  * The map operation: the features (or the file's extent) give the view, in Web Mercator at
  * a whole zoom level; the basemap provider draws its layers for that view; the features
- * are drawn over them. Reading, reprojecting and drawing run on the drawing workers.
+ * are drawn over them. Reading, reprojecting, drawing and writing the map's part of the
+ * answer run on the drawing workers; the budgets of features, vertices and hot spots are
+ * checked there before anything is decoded or the basemap drawn.
  */
 export async function createMap(
   request: MapRequest,
@@ -39,8 +47,11 @@ export async function createMap(
   timing?: RequestTiming,
 ): Promise<MapResult> {
   const { width, height } = request.size;
-  const { maxMapFeatures, maxMapVertices, maxRings } = services.config.limits;
-  const limits = { maxMapFeatures, maxMapVertices, maxRings };
+  const { maxMapFeatures, maxMapVertices, maxRings, maxHotSpots, maxHotSpotAttributeBytes } = services.config.limits;
+  const limits = { maxMapFeatures, maxMapVertices, maxRings, maxHotSpots, maxHotSpotAttributeBytes };
+  // The picture alone carries no hot spots: none are made, and none are budgeted.
+  const includeHotSpots = request.includeHotSpots && IMAGE_CONTENT_TYPES[request.format] === undefined;
+  const hotSpots = { includeHotSpots, hotSpotFields: request.hotSpotFields };
   const { maxPixelsPerRequest: maxPixels, maxSize } = services.config.limits;
   checkPixelBudget(1, request.size, request.scale, { maxPixels, maxSize });
   const useCache = !request.noCache;
@@ -49,32 +60,36 @@ export async function createMap(
       ? request.fids
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
-  const { fileExtent, listed, stages } = await services.drawing.mapFeatures({ files, refs, useCache, limits }, signal);
+  const { fileExtent, listed, stages } = await services.drawing.mapFeatures({ files, refs, useCache, limits, ...hotSpots }, signal);
   timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.
   const extent = listed && !request.useBoundingBox ? listed.extent : fileExtent;
   const centre = { x: (extent.xmin + extent.xmax) / 2, y: (extent.ymin + extent.ymax) / 2 };
   const zoom = request.zoom ?? fitZoom(extent, width, height, request.buffer);
   const placement = placeView(centre, zoom, width, height, request.scale);
+  // Strokes and point symbols reach beyond their geometry.
+  const visible = viewExtent(placement, request.style.lineWidth + request.style.pointRadius + 2);
+  const features = listed?.features ?? (await recordsInView(services.drawing, { files, fileExtent, visible, limits, ...hotSpots }, signal, timing));
 
   const basemap = await services.basemaps.render({ view: placement.view, type: request.type, culture: request.culture, signal });
   timing?.lap('basemap');
   const drawn = await services.drawing.drawMap(
     {
       files,
-      features: listed?.features,
+      features,
       fileExtent,
       transform: placement.transform,
-      // Strokes and point symbols reach beyond their geometry.
-      visible: viewExtent(placement, request.style.lineWidth + request.style.pointRadius + 2),
+      visible,
       width,
       height,
       pixelRatio: request.scale,
       style: request.style,
       basemap,
-      includeHotSpots: request.includeHotSpots,
-      hotSpotFields: request.hotSpotFields,
+      ...hotSpots,
       format: request.format,
+      itemId: 1,
+      featureId: -1,
+      answer: { ...answerLimit(services.config.limits.maxAnswerBytes, 'map', request.format), usedBytes: 0 },
       jpegQuality: services.config.render.jpegQuality,
       useCache,
       limits,
@@ -83,8 +98,15 @@ export async function createMap(
   );
   timing?.job(drawn.stages);
   return {
-    collection: { itemId: 1, shapefile: files.name, images: [{ itemId: 1, featureId: -1, ...drawn }] },
+    collection: { itemId: 1, shapefile: files.name, images: [drawn.part] },
     attribution: basemap.attribution.trim(),
     byFallback: basemap.byFallback,
   };
+}
+
+/** The records of a map without fid that reach into its view, its budgets checked over them before the basemap is drawn. */
+async function recordsInView(drawing: DrawingPool, job: MapInViewJob, signal: AbortSignal, timing?: RequestTiming): Promise<RecordsInView> {
+  const { stages, ...inView } = await drawing.mapInView(job, signal);
+  timing?.job(stages);
+  return inView;
 }

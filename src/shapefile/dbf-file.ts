@@ -11,7 +11,7 @@ import {
   parseDbfHeader,
   parseDbfPrefix,
   DBF_PREFIX_BYTES,
-  type AttributeField,
+  type StoredField,
   type AttributeValue,
 } from './dbf.ts';
 import { dbfEncoding, decoderFor } from './encoding.ts';
@@ -26,7 +26,7 @@ export interface DbfFile {
   /** Row `row` decoded; undefined when it is marked deleted. */
   attributes(row: number): Record<string, AttributeValue> | undefined;
   /** The fields, in the file's order. */
-  readonly fields: readonly AttributeField[];
+  readonly fields: readonly StoredField[];
   /**
    * Rows 0 to `end` - 1 that are not marked deleted, in one pass over the file in large
    * chunks, each with only the values of `fieldNames` decoded: what a filter over a million
@@ -98,7 +98,7 @@ function readDbfHeader({ fd, file }: NamedFile, cpg: NamedFile | undefined, onPr
         return chunk[(row - firstRow) * rowBytes] === DELETED;
       };
     },
-    fields: header.columns.map((column) => ({ name: column.name, type: attributeType(column) })),
+    fields: header.columns.map((column) => ({ name: column.name, type: attributeType(column), width: column.length })),
     *rows(fieldNames, end, checkpoint) {
       const columns = header.columns.filter((column) => fieldNames.includes(column.name));
       const last = Math.min(end, recordCount);

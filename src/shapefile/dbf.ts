@@ -13,6 +13,11 @@ export interface AttributeField {
   type: AttributeType;
 }
 
+/** A field as the `.dbf` stores it: with the bytes its value takes in every row, known before any row is read. */
+export interface StoredField extends AttributeField {
+  width: number;
+}
+
 /**
  * The field a request names: the one spelled so, else the first whose name matches it
  * ignoring case (decisions.md: field names are case-insensitive).

@@ -12,13 +12,13 @@ import type { Lap } from '../stages.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { crsFromPrj } from './crs.ts';
-import type { AttributeField, AttributeValue } from './dbf.ts';
+import type { AttributeValue, StoredField } from './dbf.ts';
 import { openDbf, WITHOUT_DBF } from './dbf-file.ts';
 import type { FeatureCache } from './feature-cache.ts';
 import { openInside, unchangedOnDisk, type NamedFile } from './open-inside.ts';
 import { readSideFile } from './positional-read.ts';
 import { openShp, type RawRecord } from './shp-file.ts';
-import { decodeRecord, drawsGeometry, maxVertices, RECORD_COUNTS_BYTES } from './shp-record.ts';
+import { decodeRecord, drawsGeometry, maxVertices, recordFacts, RECORD_COUNTS_BYTES } from './shp-record.ts';
 import { shxLayer } from './shx-file.ts';
 import { ShapeType, type Crs } from './types.ts';
 
@@ -67,6 +67,12 @@ export interface OpenShapefile {
   /** Whether record `fid` has something to draw (not a null shape, not without points), from its first bytes. */
   drawsGeometry(fid: number): boolean;
   /**
+   * The most separate pieces record `fid` can be drawn as (parts, rings, a multipoint's
+   * points; one for a point), from its first bytes and its length, before it is decoded:
+   * what a request's hot spots are counted against.
+   */
+  partBound(fid: number): number;
+  /**
    * Record `fid` decoded (null for a Null shape); NotFoundError past the last record or
    * when its `.dbf` row is marked deleted.
    */
@@ -76,7 +82,7 @@ export interface OpenShapefile {
   /** The `.dbf` row of feature `fid`, decoded with the file's encoding; NotFoundError when deleted. */
   readAttributes(fid: number): Record<string, AttributeValue>;
   /** The `.dbf` fields, in the file's order (none without a `.dbf`). */
-  readonly fields: readonly AttributeField[];
+  readonly fields: readonly StoredField[];
   /**
    * Every feature whose `.dbf` row is not marked deleted, in id order, with the values of
    * `fieldNames` only: one pass over the `.dbf`, no geometry read. Features past the
@@ -169,6 +175,13 @@ function readFileSet(
     drawsGeometry(fid) {
       checkFid(fid);
       return drawsGeometry(shp.recordStart(index, fid, RECORD_COUNTS_BYTES));
+    },
+    partBound(fid) {
+      checkFid(fid);
+      const head = shp.recordStart(index, fid, RECORD_COUNTS_BYTES);
+      // A record cannot hold more pieces than vertices, whatever its counts claim.
+      const { partCount } = recordFacts(new DataView(head.buffer, head.byteOffset, head.byteLength));
+      return Math.min(partCount, maxVertices(recordType, index.locate(fid).contentBytes));
     },
     readShape(fid, options) {
       checkFid(fid);

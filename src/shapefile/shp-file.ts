@@ -11,20 +11,16 @@
  */
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
-import type { BBox } from '../geometry/types.ts';
 import type { NamedFile } from './open-inside.ts';
 import { readAt } from './positional-read.ts';
 import { HEADER_BYTES, parseMainHeader, type MainHeader } from './shp-header.ts';
-import { delimitRecord, recordFacts, RECORD_HEADER_BYTES, type DecodeOptions } from './shp-record.ts';
+import { delimitRecord, recordFacts, RECORD_HEADER_BYTES, type DecodeOptions, type RecordFacts } from './shp-record.ts';
 import { checkedLocation, type IndexedLayer, type RecordIndex } from './shx-file.ts';
 import type { RecordLocation } from './types.ts';
 
-/** One record as a walk met it, before decoding. */
-export interface RawRecord {
+/** One record as a walk met it, before decoding: what its own header says (bbox undefined for a Null shape). */
+export interface RawRecord extends RecordFacts {
   fid: number;
-  /** From the record's own header; undefined for a Null shape. */
-  bbox: BBox | undefined;
-  pointCount: number;
   /** The record's content, from its shape type on (a view into the walk's chunk). */
   content: DataView;
 }

@@ -161,23 +161,39 @@ export function decodeRecord(content: DataView, fileType: number, fid: number, f
   return layout.baseType === ShapeType.PolyLine ? linesShape(xy, parts) : organizedPolygons(xy, parts, fid, options.checkpoint);
 }
 
+/** What a record's own header bytes say, before it is decoded. */
+export interface RecordFacts {
+  /** undefined for a Null shape. */
+  bbox: BBox | undefined;
+  pointCount: number;
+  /**
+   * The separate pieces it can be drawn as: a line's or polygon's parts (rings), a
+   * multipoint's points, one for a point; never more than its points.
+   */
+  partCount: number;
+}
+
 /**
- * A record's bounding box and point count from its own header bytes, so that a walk can
- * skip a record before paying for decoding it; malformed ones count as null shapes.
+ * A record's bounding box and counts from its own header bytes (RECORD_COUNTS_BYTES of
+ * content are enough), so that a walk can skip a record, and a request count what it will
+ * cost, before paying for decoding it; malformed ones count as null shapes.
  */
-export function recordFacts(content: DataView): { bbox: BBox | undefined; pointCount: number } {
-  if (content.byteLength < 4) return { bbox: undefined, pointCount: 0 };
+export function recordFacts(content: DataView): RecordFacts {
+  const nothing = { bbox: undefined, pointCount: 0, partCount: 0 };
+  if (content.byteLength < 4) return nothing;
   const shapeType = content.getInt32(0, true);
-  if (shapeType === ShapeType.Null) return { bbox: undefined, pointCount: 0 };
+  if (shapeType === ShapeType.Null) return nothing;
   const base = shapeType % 10;
   if (base === ShapeType.Point) {
-    if (content.byteLength < 20) return { bbox: undefined, pointCount: 0 };
+    if (content.byteLength < 20) return nothing;
     const x = content.getFloat64(4, true);
     const y = content.getFloat64(12, true);
-    return { bbox: { xmin: x, ymin: y, xmax: x, ymax: y }, pointCount: 1 };
+    return { bbox: { xmin: x, ymin: y, xmax: x, ymax: y }, pointCount: 1, partCount: 1 };
   }
-  const countOffset = base === ShapeType.MultiPoint ? 36 : 40;
-  if (content.byteLength < countOffset + 4) return { bbox: undefined, pointCount: 0 };
+  const isMultiPoint = base === ShapeType.MultiPoint;
+  const countOffset = isMultiPoint ? FIRST_COUNT_OFFSET : POLY_POINTS_OFFSET;
+  if (content.byteLength < countOffset + 4) return nothing;
+  const pointCount = Math.max(0, content.getInt32(countOffset, true));
   return {
     bbox: {
       xmin: content.getFloat64(4, true),
@@ -185,7 +201,8 @@ export function recordFacts(content: DataView): { bbox: BBox | undefined; pointC
       xmax: content.getFloat64(20, true),
       ymax: content.getFloat64(28, true),
     },
-    pointCount: Math.max(0, content.getInt32(countOffset, true)),
+    pointCount,
+    partCount: isMultiPoint ? pointCount : Math.min(pointCount, Math.max(0, content.getInt32(FIRST_COUNT_OFFSET, true))),
   };
 }
 
