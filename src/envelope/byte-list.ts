@@ -29,11 +29,3 @@ export function byteList(bytes: Uint8Array): DeferredPiece {
     },
   };
 }
-
-/** byteList's text on its own, in one allocation. */
-export function byteListJson(bytes: Uint8Array): Uint8Array {
-  const list = byteList(bytes);
-  const text = new Uint8Array(list.length);
-  list.writeInto(text);
-  return text;
-}

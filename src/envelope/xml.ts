@@ -38,10 +38,3 @@ export function envelopeToXml(envelope: Envelope, namespace: string, limit?: Ans
   out.text(endTag('Response'));
   return out.finish();
 }
-
-/**
- * Nothing is loaded any more: the envelope is written without xmlbuilder2. Kept only
- * because src/runtime/run-server.ts (another part of issue 18's work) still warms it up;
- * remove the two together.
- */
-export const loadXmlBuilder = (): Promise<void> => Promise.resolve();

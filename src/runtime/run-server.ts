@@ -3,7 +3,6 @@ import { buildApp } from '../app.ts';
 import { parseArguments, USAGE } from '../cli/arguments.ts';
 import { loadConfig, type CommandLineSettings } from '../config/load.ts';
 import { packageVersion } from '../config/package-folders.ts';
-import { loadXmlBuilder } from '../envelope/xml.ts';
 import { malformedAnswer } from '../http/malformed.ts';
 import { createServices, exampleUrls } from '../server/services.ts';
 import { stopGracefullyOn } from './graceful-stop.ts';
@@ -63,7 +62,6 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
   });
   console.log(`shapeshot listening on ${listener.origin} (${runtime.name}; data: ${config.dataDir})`);
   for (const example of await exampleUrls(services, listener.origin)) console.log(`Try: ${example}`);
-  void loadXmlBuilder();
 
   stopGracefullyOn(['SIGINT', 'SIGTERM'], { listener, services, requestTimeoutMs: config.limits.requestTimeoutMs, logger });
   if (process.platform !== 'win32') {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { byteListJson } from '../../src/envelope/byte-list.ts';
+import { byteList } from '../../src/envelope/byte-list.ts';
 
-describe('byteListJson', () => {
+/** byteList's text on its own. */
+function byteListJson(bytes: Uint8Array): Uint8Array {
+  const list = byteList(bytes);
+  const text = new Uint8Array(list.length);
+  list.writeInto(text);
+  return text;
+}
+
+describe('byteList', () => {
   it('writes what join(",") writes, as ASCII bytes', () => {
     const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + (i >> 3)) % 256);
     expect(new TextDecoder().decode(byteListJson(bytes))).toBe(Array.from(bytes).join(','));
