@@ -7,7 +7,7 @@
  * its memory stayed under a stated bound.
  *
  * Seeded: a failure prints SHAPESHOT_FC_SEED and SHAPESHOT_FC_PATH to replay it. CI runs the
- * counts below (about a minute and a half on 2 cores); SHAPESHOT_FC_RUNS=5000 (npm run
+ * counts below (one to two minutes on 2 cores, more when the machine is busy); SHAPESHOT_FC_RUNS=5000 (npm run
  * test:generated) runs longer. SHAPESHOT_FC_POINTS sets the size of the points file.
  */
 import { fc, test } from '@fast-check/vitest';
@@ -43,7 +43,7 @@ const ABORT_AFTER_MS = { heavy: 45_000, probe: 20_000 };
 const PROBE: RawRequest = { method: 'GET', target: '/health', headers: {} };
 
 /** CI's runs per property; the largest sets the scale of a long run (fc-settings.ts). */
-const RUNS = { images: 110, map: 60, items: 110, ogc: 60, public: 80, ignored: 24, onePicture: 8 };
+const RUNS = { images: 100, map: 50, items: 100, ogc: 50, public: 60, ignored: 16, onePicture: 6 };
 const LARGEST = Math.max(...Object.values(RUNS));
 const params = (runs: number) => fcParameters<[fc.GeneratorValue]>(runs, LARGEST);
 const timeoutFor = (runs: number) => 60_000 + runs * 2_000 * Math.max(1, Number(process.env.SHAPESHOT_FC_RUNS ?? LARGEST) / LARGEST);
@@ -165,7 +165,7 @@ describe('what generated requests must leave unchanged', () => {
   const targetOf = (route: 'images' | 'map', query: [string, string][]) =>
     `/REST/v1/shapefiles/${route}?${query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&')}`;
   const asGenerated = (route: 'images' | 'map', query: [string, string][]): GeneratedRequest => ({
-    route, method: 'GET', target: targetOf(route, query), headers: {}, params: query, keyPlacement: 'query', brokenEncoding: false,
+    route, method: 'GET', target: targetOf(route, query), headers: {}, params: query, keyPlacement: 'query', hostile: false, brokenEncoding: false,
   });
 
   test.prop([fc.gen()], params(RUNS.ignored))(
@@ -192,7 +192,8 @@ describe('what generated requests must leave unchanged', () => {
     'format=png and svg answer the picture of the first id alone, whatever the rest of the list (decisions.md: one picture)',
     async (g) => {
       const format = g(fc.constantFrom, 'png', 'svg');
-      const ids = g(fc.array<number>, fc.integer({ min: 0, max: 39 }), { minLength: 2, maxLength: 1000 });
+      const count = g(() => fc.oneof(fc.integer({ min: 2, max: 10 }), fc.integer({ min: 200, max: 1000 })));
+      const ids = g(fc.array<number>, fc.integer({ min: 0, max: 39 }), { minLength: count, maxLength: count });
       const first = asGenerated('images', plainRequest('images', 'wide', ids[0], format));
       const many = asGenerated('images', [...plainRequest('images', 'wide', ids[0], format).filter(([name]) => name !== 'fid'), ['fid', ids.join(',')]]);
       const [one, all] = await Promise.all([sendRaw(generated.server.origin, first, ABORT_AFTER_MS.heavy).outcome, sendRaw(generated.server.origin, many, ABORT_AFTER_MS.heavy).outcome]);
@@ -220,4 +221,37 @@ describe('after every generated request', () => {
   test('every known fault says what it is and where it comes from (an item of issue 18, or these tests)', () => {
     for (const fault of KNOWN_FAULTS) expect(fault.description).toMatch(/^(issue 18 item \d|found by these tests)/);
   });
+});
+
+/**
+ * What the generated requests do not send while known-faults.ts calls it unsafe: issue 18's
+ * map of every address point with their 20 text fields as hot spot attributes, as XML and
+ * as JSON. Sent last, once the bound above is checked, since today it breaks that bound.
+ * Each must be answered (a bounded 200, or a 400 naming the limit); a /health probe sent
+ * once it is written must be answered, before it when the work was done; the process must
+ * stay under the bound. test.fails while 'unbudgeted-hot-spots' is known; fixing it makes
+ * this fail, and it becomes a plain test.
+ */
+describe(`the known unsafe request: a map of all ${POINTS} address points with 20 hotSpotFields`, () => {
+  async function boundedAnswerProblems(format: 'xml' | 'json'): Promise<string[]> {
+    const points = generated.files.find((file) => file.name === 'points')!;
+    const query = new URLSearchParams({ file: 'points', includeHotSpots: '1', hotSpotFields: points.fields.join(','), format, key: generated.context.key });
+    const heavy: RawRequest = { method: 'GET', target: `/REST/v1/shapefiles/map?${query}`, headers: {} };
+    const { heavy: answer, probe, first } = await sendWithProbe(generated.server.origin, heavy, PROBE, { heavy: 60_000, probe: ABORT_AFTER_MS.probe });
+    const problems = probeProblems(probe).map((problem) => `${format}: ${problem}`);
+    if (answer.kind === 'failed') return [...problems, `${format}: no answer: ${answer.reason}`];
+    if (answer.status === 400 && !/limits\.\w+/.test(answer.body.toString())) problems.push(`${format}: a 400 naming no limit`);
+    if (answer.status !== 400 && answer.status !== 200) problems.push(`${format}: status ${answer.status}`);
+    // A 200 took the time a map of every point takes: the probe sent meanwhile must not wait for it.
+    if (answer.status === 200 && first !== 'probe') problems.push(`${format}: the /health probe waited for the map`);
+    const memory = processMemory(generated.pid);
+    if (!memory) problems.push(`${format}: the server process is gone`);
+    else if (memory.peakResidentBytes >= MEMORY_BOUND_BYTES) problems.push(`${format}: the process held ${Math.round(memory.peakResidentBytes / 2 ** 20)} MB`);
+    return problems;
+  }
+
+  test.fails('as XML and JSON: a bounded 200 or a 400 naming the limit, /health answered meanwhile, memory under the bound (known fault unbudgeted-hot-spots)', async () => {
+    const problems = [...(await boundedAnswerProblems('xml')), ...(await boundedAnswerProblems('json'))];
+    expect(problems).toEqual([]);
+  }, 150_000);
 });

@@ -44,6 +44,8 @@ export async function checkAnswer(request: GeneratedRequest, outcome: RawOutcome
   if (status === 503 && headers['retry-after'] === undefined) problems.push('a 503 without Retry-After');
   if (status === 405 && headers.allow === undefined) problems.push('a 405 without Allow');
   problems.push(...keyRuleProblems(request, status));
+  // A client's request to /ogc (every value one the route takes) is never refused as malformed.
+  if (!request.hostile && request.route.startsWith('ogc-') && status === 400) problems.push(`a 400 for a request whose every parameter is valid: ${text.slice(0, 300)}`);
 
   const bodyless = request.method.toUpperCase() === 'HEAD' || status === 304 || status === 204;
   if (bodyless) {

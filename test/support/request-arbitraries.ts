@@ -26,6 +26,8 @@ export interface GeneratedRequest extends RawRequest {
   /** The shapefile the request names (`file`, or the collection in the path), as given. */
   file?: string;
   keyPlacement: KeyPlacement;
+  /** Whether it was generated to be hostile; if not, every value is one the route takes (a client's request). */
+  hostile: boolean;
   /** Whether some part of the target was percent-encoded brokenly on purpose. */
   brokenEncoding: boolean;
 }
@@ -93,8 +95,10 @@ export function operationRequest(route: 'images' | 'map', context: GenerationCon
   const described = context.parameters(OPERATION_PATHS[route]).filter((parameter) => parameter.in === 'query');
   const path = fc.oneof({ weight: 8, arbitrary: fc.constant(OPERATION_PATHS[route]) }, { weight: 1, arbitrary: fc.mixedCase(fc.constant(OPERATION_PATHS[route])) });
   return fc.tuple(fc.constantFrom(...context.files), hostility).chain(([file, hostile]) => {
+    // A client's request names the file and what to draw; a hostile one may leave either out.
+    const inclusion = (name: string) => (!hostile && (name === 'file' || name === 'fid') ? 100 : INCLUSION[name] ?? 25);
     const entries = described.map((parameter) =>
-      sometimes(operationValue(parameter.name, parameter.schema, file, context, hostile).map((value): [string, string] => [parameter.name, value]), INCLUSION[parameter.name.toLowerCase()] ?? 25),
+      sometimes(operationValue(parameter.name, parameter.schema, file, context, hostile).map((value): [string, string] => [parameter.name, value]), inclusion(parameter.name.toLowerCase())),
     );
     const params = fc.tuple(...entries).map((chosen) => chosen.filter((entry) => entry !== undefined));
     return assemble(route, path, params, context, { caseInsensitiveNames: true, file: file.name, hostile });
@@ -146,7 +150,8 @@ function ogcValue(name: string, schema: ParameterSchema, file: GeneratedFile, ho
     case 'offset':
       return hostile ? valueFromSchema(schema, true) : fc.integer({ min: 0, max: file.features + 5 }).map(String);
     default:
-      return hostile ? fc.oneof({ weight: 10, arbitrary: valueFromSchema(schema, true) }, { weight: 1, arbitrary: hostileText }) : valueFromSchema(schema, false);
+      // OGC API's values are exact, as its names are.
+      return hostile ? fc.oneof({ weight: 10, arbitrary: valueFromSchema(schema, true) }, { weight: 1, arbitrary: hostileText }) : valueFromSchema(schema, false, false);
   }
 }
 
@@ -209,7 +214,7 @@ function isRoutePath(path: string): boolean {
 
 type Mutation =
   | { kind: 'recase'; index: number; name: string }
-  | { kind: 'repeat'; index: number; name: string; value: string | undefined }
+  | { kind: 'repeat'; index: number; name: string; value: string | undefined; sameName?: boolean }
   | { kind: 'misspell'; index: number; edit: number }
   | { kind: 'extra'; name: string; value: string }
   | { kind: 'oversize'; length: number };
@@ -244,7 +249,7 @@ function applyMutations(params: [string, string][], mutations: Mutation[], caseF
         if (target) target[0] = caseFold(target[0]);
         break;
       case 'repeat':
-        if (target) result.push([caseFold(target[0]), change.value ?? target[1]]);
+        if (target) result.push([change.sameName ? target[0] : caseFold(target[0]), change.value ?? target[1]]);
         break;
       case 'misspell':
         if (target) target[0] = misspell(target[0], change.edit);
@@ -325,12 +330,14 @@ function assemble(
   const oversizeHeader = hostile ? sometimes(fc.integer({ min: 17_000, max: 30_000 }).map((length) => 'h'.repeat(length)), 3) : fc.constant(undefined);
   const brokenEscape = hostile ? sometimes(fc.tuple(fc.nat(), fc.constantFrom(...BROKEN_ESCAPES)), 6) : fc.constant(undefined);
   // What clients do to a query they mean: other cases (where names are case-insensitive), cache-busters, an exact repeat.
-  const clientMutation: fc.Arbitrary<Mutation> = fc.oneof(
-    fc.record({ kind: fc.constant('extra' as const), name: fc.constantFrom(...CACHE_BUSTERS), value: fc.string({ maxLength: 10 }) }),
-    ...(options.caseInsensitiveNames
-      ? [fc.record({ kind: fc.constant('recase' as const), index: fc.nat(), name: fc.constant('') }), fc.record({ kind: fc.constant('repeat' as const), index: fc.nat(), name: fc.constant(''), value: fc.constant(undefined) })]
-      : []),
-  );
+  // (/ogc takes no parameter it does not name, in no other case: a client of it changes nothing but by repeating one.)
+  const clientMutation: fc.Arbitrary<Mutation> = options.caseInsensitiveNames
+    ? fc.oneof(
+        fc.record({ kind: fc.constant('extra' as const), name: fc.constantFrom(...CACHE_BUSTERS), value: fc.string({ maxLength: 10 }) }),
+        fc.record({ kind: fc.constant('recase' as const), index: fc.nat(), name: fc.constant('') }),
+        fc.record({ kind: fc.constant('repeat' as const), index: fc.nat(), name: fc.constant(''), value: fc.constant(undefined) }),
+      )
+    : fc.record({ kind: fc.constant('repeat' as const), index: fc.nat(), name: fc.constant(''), value: fc.constant(undefined), sameName: fc.constant(true) });
   const mutations = hostile
     ? fc.oneof({ weight: 1, arbitrary: fc.constant<Mutation[]>([]) }, { weight: 2, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }) })
     : fc.oneof({ weight: 2, arbitrary: fc.constant<Mutation[]>([]) }, { weight: 1, arbitrary: fc.array(clientMutation, { minLength: 1, maxLength: 2 }) });
@@ -382,6 +389,7 @@ function assemble(
         params: query,
         file: options.file,
         keyPlacement,
+        hostile,
         brokenEncoding: brokenEscape !== undefined,
       };
     });

@@ -37,8 +37,8 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
  * A value for a parameter of `schema`: when `hostile`, near what it takes (in range, at its
  * bounds, just past them, odd spellings of numbers); otherwise what it takes.
  */
-export function valueFromSchema(schema: ParameterSchema, hostile: boolean): fc.Arbitrary<string> {
-  if (!hostile) return validFromSchema(schema);
+export function valueFromSchema(schema: ParameterSchema, hostile: boolean, choicesInAnyCase = true): fc.Arbitrary<string> {
+  if (!hostile) return validFromSchema(schema, choicesInAnyCase);
   if (schema.enum) {
     const choices = schema.enum.map(String);
     return fc.oneof(
@@ -59,16 +59,19 @@ export function valueFromSchema(schema: ParameterSchema, hostile: boolean): fc.A
   }
 }
 
-/** A value `schema` takes, in any case for a choice. */
-function validFromSchema(schema: ParameterSchema): fc.Arbitrary<string> {
-  if (schema.enum) return fc.mixedCase(fc.constantFrom(...schema.enum.map(String)));
+/** A value `schema` takes (a choice in any case where the route reads choices so). */
+function validFromSchema(schema: ParameterSchema, choicesInAnyCase: boolean): fc.Arbitrary<string> {
+  if (schema.enum) {
+    const choice = fc.constantFrom(...schema.enum.map(String));
+    return choicesInAnyCase ? fc.mixedCase(choice) : choice;
+  }
   switch (schema.type) {
     case 'integer':
       return fc.integer({ min: schema.minimum ?? 0, max: Math.min(schema.maximum ?? 1000, (schema.minimum ?? 0) + 1000) }).map(String);
     case 'number':
       return fc.double({ min: schema.minimum ?? 0, max: 100, noNaN: true }).map(String);
     case 'array': {
-      const item = schema.items ? validFromSchema(schema.items) : fc.string({ minLength: 1, maxLength: 8 });
+      const item = schema.items ? validFromSchema(schema.items, choicesInAnyCase) : fc.string({ minLength: 1, maxLength: 8 });
       return fc.array(item, { minLength: Math.max(1, schema.minItems ?? 1), maxLength: Math.min(schema.maxItems ?? 10, 10) }).map((items) => items.join(','));
     }
     default:
