@@ -108,10 +108,14 @@ const filter = z
       "Only features whose fields meet this CQL2 text expression (OGC 21-065: comparisons, LIKE, IN, BETWEEN, IS NULL, AND, OR, NOT), e.g. NAME = 'Belgium'. Field names as the queryables list them, in any case.",
   });
 
+/**
+ * `cql-text` is CQL2 text's older name, which GDAL 3.6 and clients of its age send (decisions.md,
+ * "Browsing and selecting"); what they write in it is a subset of CQL2 text.
+ */
 const filterLang = z
-  .enum(['cql2-text'], { error: "must be 'cql2-text', the one filter language this API reads" })
+  .enum(['cql2-text', 'cql-text'], { error: "must be 'cql2-text' (or its older name 'cql-text'), the one filter language this API reads" })
   .default('cql2-text')
-  .meta({ description: 'The language of `filter`.' });
+  .meta({ description: 'The language of `filter`: CQL2 text, also under its older name `cql-text`.' });
 
 /** Every resource takes these: the key, and the one format. */
 const metadataQuery = z.strictObject({ key, f: format(['json']) });

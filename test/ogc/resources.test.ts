@@ -118,7 +118,7 @@ describe('the API definition', () => {
     expect(parameters.limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 10 });
     expect(parameters.offset.schema).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
     expect(parameters.bbox).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', minItems: 4, maxItems: 4, items: { type: 'number' } } });
-    expect(parameters['filter-lang'].schema).toMatchObject({ enum: ['cql2-text'], default: 'cql2-text' });
+    expect(parameters['filter-lang'].schema).toMatchObject({ enum: ['cql2-text', 'cql-text'], default: 'cql2-text' });
   });
 
   it('declares exactly the query parameters each route takes', async () => {
