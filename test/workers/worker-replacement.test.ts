@@ -35,7 +35,9 @@ async function startUnstoppable(pool: WorkerPool, signal: AbortSignal): Promise<
   const job = pool.run('unstoppable', { started }, { signal });
   job.catch(() => undefined);
   const flag = new Int32Array(started);
-  const waiting = Atomics.waitAsync(flag, 0, 0);
+  // In Node since 16; TypeScript's library here does not declare it yet.
+  const { waitAsync } = Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: unknown } };
+  const waiting = waitAsync(flag, 0, 0);
   if (waiting.async) await waiting.value;
   return { job };
 }
