@@ -170,7 +170,7 @@ function scanInView(shapefile: OpenShapefile, job: MapJob, checkpoint: Checkpoin
     // A walk over the file bypasses the feature cache: it would only evict what others use.
     const shape = shapefile.readShape(fid, { useCache: false, maxRings: limits.maxRings, checkpoint });
     if (!shape) continue;
-    const projected = reprojectShape(shape, toMercator, fid, shpFile);
+    const projected = reprojectShape(shape, toMercator, fid, shpFile, checkpoint);
     if (overlaps(shapesBBox([projected]), job.visible)) drawn.push({ fid: String(fid), featureId: fid, shape: projected });
   }
   return drawn;

@@ -162,7 +162,7 @@ function featureText(
   read: ReadShapeOptions,
 ): string {
   const properties = fields ? pickFields(row, fields) : row;
-  return featureJson({ fid, shape: shapefile.readShape(fid, read), properties }, settings);
+  return featureJson({ fid, shape: shapefile.readShape(fid, read), properties }, settings, read.checkpoint);
 }
 
 function geometrySettings(shapefile: OpenShapefile, files: ShapefileFiles): GeometrySettings {

@@ -146,7 +146,7 @@ function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut
       continue;
     }
     const shape = shapefile.readShape(fid, { useCache: false, maxRings: reading.maxRings, checkpoint });
-    const lonLat = shape && shapeInLonLat(shape, fid, reading.settings);
+    const lonLat = shape && shapeInLonLat(shape, fid, reading.settings, checkpoint);
     if (lonLat && near.some(({ box }) => shapeMeetsBox(lonLat, box, pacer))) ids.push(fid);
   }
   return Uint32Array.from(ids);
