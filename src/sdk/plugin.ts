@@ -28,6 +28,8 @@ export {
 } from '../projection/web-mercator.ts';
 export { viewBoundsInMetres } from './view-bounds.ts';
 export { boundedBody } from './bounded-body.ts';
+// Caches bounded by the bytes they really hold, keys included, as the service's own are.
+export { arrayBytes, byteBoundedCache, stringBytes, type ByteBoundedCache } from './byte-bounded-cache.ts';
 // The style vocabulary: colours as the service's parameters and themes spell them, and the
 // SVG attributes that paint them.
 export { parseColour } from '../params/colour.ts';
