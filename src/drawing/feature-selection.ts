@@ -5,11 +5,11 @@
  * worker, in a small cache bounded in bytes, so that the next page costs only its own
  * records.
  */
-import { LRUCache } from 'lru-cache';
 import { BadRequestError } from '../errors.ts';
 import { StepPacer } from '../geometry/ring-steps.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
+import { arrayBytes, byteBoundedCache, OBJECT_BYTES } from '../sdk/byte-bounded-cache.ts';
 import type { DrawingContext } from './context.ts';
 import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat, intersection, lonLatBoxInFile, overlaps } from './lon-lat-box.ts';
@@ -46,12 +46,16 @@ export function pageOf(selection: FeatureSelection, offset: number, limit: numbe
   return ids;
 }
 
-/** Bytes of selections each worker keeps (4 bytes a matching or a deleted feature). */
-const CACHE_BYTES = 16 * 1024 * 1024;
-/** What an entry costs besides its ids. */
-const BYTES_PER_ENTRY = 256;
+/**
+ * Bytes of selections each worker keeps, keys included: a key holds the query's text (a
+ * filter of up to 4,096 characters, longer once escaped), a selection 4 bytes a matching
+ * or a deleted feature.
+ */
+export const SELECTION_CACHE_BYTES = 16 * 1024 * 1024;
 
-const cache = new LRUCache<string, FeatureSelection>({ maxSize: CACHE_BYTES, sizeCalculation: (selection) => BYTES_PER_ENTRY + (selection.kind === 'ids' ? selection.ids : selection.missing).byteLength });
+const cache = byteBoundedCache<FeatureSelection>(SELECTION_CACHE_BYTES, (selection) =>
+  OBJECT_BYTES + arrayBytes(selection.kind === 'ids' ? selection.ids : selection.missing),
+);
 
 /** How the records a bbox cannot settle by their bounding boxes are read and placed in lon/lat. */
 export interface ShapeReading {
