@@ -14,14 +14,15 @@ import type { PixelTransform } from '../projection/fit.ts';
 import type { Format } from '../params/fields.ts';
 import { drawOver, layOver } from '../raster/composite.ts';
 import { encodeJpeg } from '../raster/jpeg.ts';
-import { encodeImage, rasterize, renderPixels, type RenderOptions } from '../raster/rasterize.ts';
+import { encodeImage, renderPixels, type RenderOptions } from '../raster/rasterize.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
+import { attributionStrip } from './attribution-strip.ts';
 import type { DrawingContext } from './context.ts';
 import { drawnImage } from './draw-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
-import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
+import { renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import { tooManyFeatures, tooManyVertices, type MapFeature, type MapLimits } from './map-features.ts';
@@ -110,29 +111,6 @@ function mapPixels(context: DrawingContext, svg: string, options: RenderOptions,
   layOver(drawn, canvas);
   context.lap('composite');
   return canvas;
-}
-
-/** Attribution strips drawn so far on this worker, by text, width and pixel ratio (a map service shows few). */
-const attributionStrips = new Map<string, Uint8Array>();
-const MAX_ATTRIBUTION_STRIPS = 64;
-
-/** The strip as a PNG of width × pixelRatio real pixels, so that the map draws it one to one. */
-function attributionStrip(context: DrawingContext, text: string, width: number, pixelRatio: number): Uint8Array {
-  const key = `${width}\0${pixelRatio}\0${text}`;
-  let png = attributionStrips.get(key);
-  if (!png) {
-    const strip = attributionStripSvg(text, width);
-    png = rasterize(context.rasterizer, strip.svg, {
-      width,
-      height: strip.height,
-      pixelRatio,
-      fonts: strip.fonts,
-      compressionLevel: context.compressionLevel,
-    });
-    if (attributionStrips.size >= MAX_ATTRIBUTION_STRIPS) attributionStrips.delete(attributionStrips.keys().next().value!);
-    attributionStrips.set(key, png);
-  }
-  return png;
 }
 
 /**
