@@ -6,8 +6,16 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { LRUCache } from 'lru-cache';
-import { BasemapUnavailableError, boundedBody, untilAborted, type PlacedImage, type PluginLogger, type ProviderMetrics } from '../../src/sdk/plugin.ts';
+import {
+  arrayBytes,
+  BasemapUnavailableError,
+  boundedBody,
+  byteBoundedCache,
+  untilAborted,
+  type PlacedImage,
+  type PluginLogger,
+  type ProviderMetrics,
+} from '../../src/sdk/plugin.ts';
 
 export interface Tile {
   mime: PlacedImage['mime'];
@@ -44,16 +52,13 @@ interface SharedFetch {
 }
 
 const RETRY_DELAY_MS = 100;
-/** What an entry costs besides its bytes (key, wrapper, cache bookkeeping). */
-const ENTRY_OVERHEAD_BYTES = 200;
+/** A tile's record and the wrapper that keeps a missing tile (null) apart from a miss. */
+const TILE_RECORD_BYTES = 128;
 
 class RetryableFailure extends Error {}
 
 export function createTileSource(options: TileSourceOptions): TileSource {
-  const memory = new LRUCache<string, { tile: Tile | null }>({
-    maxSize: Math.max(1, options.cacheBytes),
-    sizeCalculation: ({ tile }) => ENTRY_OVERHEAD_BYTES + (tile?.bytes.length ?? 0),
-  });
+  const memory = byteBoundedCache<{ tile: Tile | null }>(options.cacheBytes, ({ tile }) => TILE_RECORD_BYTES + (tile ? arrayBytes(tile.bytes) : 0));
   const inFlight = new Map<string, SharedFetch>();
 
   const load = async (key: string, url: string, signal: AbortSignal): Promise<Tile | null> => {
@@ -91,7 +96,7 @@ export function createTileSource(options: TileSourceOptions): TileSource {
         const controller = new AbortController();
         const tile = load(key, url, controller.signal)
           .then((loaded) => {
-            if (options.cacheBytes > 0) memory.set(key, { tile: loaded });
+            memory.set(key, { tile: loaded });
             return loaded;
           })
           .finally(() => inFlight.delete(key));
