@@ -4,9 +4,10 @@
  * default 'Natural Earth').
  */
 import { createRequire } from 'node:module';
-import { LRUCache } from 'lru-cache';
 import {
+  byteBoundedCache,
   createWorkerPool,
+  stringBytes,
   definePlugin,
   type Basemap,
   type BasemapProvider,
@@ -18,8 +19,10 @@ import type { DrawJob } from './worker.ts';
 const DEFAULT_ATTRIBUTION = 'Natural Earth';
 /** Noto Sans ships with the project, so labels look the same on every host (no system fonts). */
 const FONT_FILE = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf');
-/** Characters of SVG kept for repeated views (a page of maps often asks for the same one again). */
-const CACHE_CHARACTERS = 32 * 1024 * 1024;
+/** Bytes of SVG kept for repeated views (a page of maps often asks for the same one again): 32 M characters at two bytes each. */
+const CACHE_BYTES = 64 * 1024 * 1024;
+/** The record holding a view's layers. */
+const LAYERS_RECORD_BYTES = 64;
 const OPTION_NAMES = new Set(['attribution']);
 
 export default definePlugin({
@@ -32,10 +35,10 @@ export default definePlugin({
       name: `basemap provider '${context.name}'`,
       options: {},
     });
-    const drawn = new LRUCache<string, DrawnBasemap>({
-      maxSize: CACHE_CHARACTERS,
-      sizeCalculation: ({ below, above }) => below.length + (above?.length ?? 0) || 1,
-    });
+    const drawn = byteBoundedCache<DrawnBasemap>(
+      CACHE_BYTES,
+      ({ below, above }) => LAYERS_RECORD_BYTES + stringBytes(below) + (above === undefined ? 0 : stringBytes(above)),
+    );
     return {
       name: context.name,
       async render({ view, type, culture, signal }: BasemapRequest): Promise<Basemap> {

@@ -6,10 +6,11 @@
  * image makes the basemap unavailable, with the server's own exception message when it sent
  * one.
  */
-import { LRUCache } from 'lru-cache';
 import {
+  arrayBytes,
   BasemapUnavailableError,
   boundedBody,
+  byteBoundedCache,
   imageSizeProblem,
   untilAborted,
   type ImageSize,
@@ -50,14 +51,12 @@ export interface GetMapSource {
   get(url: string, bounds: GetMapBounds, signal: AbortSignal): Promise<MapImage>;
 }
 
-/** What an entry costs besides its bytes (the URL key, wrapper, cache bookkeeping). */
-const ENTRY_OVERHEAD_BYTES = 1000;
+/** An image's record, beside its bytes. */
+const IMAGE_RECORD_BYTES = 64;
 
 export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
-  const cache = new LRUCache<string, MapImage>({
-    maxSize: Math.max(1, options.cacheBytes),
-    sizeCalculation: (image) => ENTRY_OVERHEAD_BYTES + image.bytes.length,
-  });
+  // Keyed by the GetMap URL, whose length the operator's options and the view decide: counted too.
+  const cache = byteBoundedCache<MapImage>(options.cacheBytes, (image) => IMAGE_RECORD_BYTES + arrayBytes(image.bytes));
   const inFlight = new Map<string, SharedFetch>();
   const share = (url: string, bounds: GetMapBounds): SharedFetch => {
     options.metrics?.tileCacheMiss();
@@ -65,8 +64,8 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
     const fetching: SharedFetch = { image: fetchImage(url, bounds, options, stop.signal), stop, waiting: 0 };
     inFlight.set(url, fetching);
     void fetching.image.then(
-      // An image larger than the whole cache is not kept (lru-cache's maxEntrySize is maxSize).
-      (image) => options.cacheBytes > 0 && cache.set(url, image),
+      // An image larger than the whole cache is not kept.
+      (image) => cache.set(url, image),
       // A request no map waits for any more was stopped, not failed.
       () => {
         if (!stop.signal.aborted) options.metrics?.tileFetchError();

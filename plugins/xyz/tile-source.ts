@@ -6,10 +6,11 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { LRUCache } from 'lru-cache';
 import {
+  arrayBytes,
   BasemapUnavailableError,
   boundedBody,
+  byteBoundedCache,
   imageSizeProblem,
   untilAborted,
   type PlacedImage,
@@ -52,17 +53,18 @@ interface SharedFetch {
 }
 
 const RETRY_DELAY_MS = 100;
-/** What an entry costs besides its bytes (key, wrapper, cache bookkeeping). */
-const ENTRY_OVERHEAD_BYTES = 200;
+/** A tile's record and the wrapper that keeps a missing tile (null) apart from a miss. */
+const TILE_RECORD_BYTES = 128;
 
 class RetryableFailure extends Error {}
 
 export function createTileSource(options: TileSourceOptions): TileSource {
-  const memory = new LRUCache<string, { tile: Tile | null }>({
-    maxSize: Math.max(1, options.cacheBytes),
-    sizeCalculation: ({ tile }) => ENTRY_OVERHEAD_BYTES + (tile?.bytes.length ?? 0),
-  });
+  const memory = byteBoundedCache<{ tile: Tile | null }>(options.cacheBytes, ({ tile }) => TILE_RECORD_BYTES + (tile ? arrayBytes(tile.bytes) : 0));
   const inFlight = new Map<string, SharedFetch>();
+  /** Forgets a fetch once it is over or stopped, unless a newer one took its place. */
+  const forget = (key: string, fetching: SharedFetch) => {
+    if (inFlight.get(key) === fetching) inFlight.delete(key);
+  };
 
   const load = async (key: string, url: string, signal: AbortSignal): Promise<Tile | null> => {
     const stored = options.cacheDir === undefined ? undefined : await readStored(join(options.cacheDir, key));
@@ -97,19 +99,25 @@ export function createTileSource(options: TileSourceOptions): TileSource {
       let shared = inFlight.get(key);
       if (!shared) {
         const controller = new AbortController();
-        const tile = load(key, url, controller.signal)
-          .then((loaded) => {
-            if (options.cacheBytes > 0) memory.set(key, { tile: loaded });
-            return loaded;
-          })
-          .finally(() => inFlight.delete(key));
-        shared = { tile, controller, waiting: 0 };
-        inFlight.set(key, shared);
+        const started: SharedFetch = {
+          tile: load(key, url, controller.signal)
+            .then((loaded) => {
+              memory.set(key, { tile: loaded });
+              return loaded;
+            })
+            .finally(() => forget(key, started)),
+          controller,
+          waiting: 0,
+        };
+        inFlight.set(key, (shared = started));
       }
       const fetching = shared;
       fetching.waiting++;
       const stopWaiting = () => {
-        if (--fetching.waiting === 0) fetching.controller.abort();
+        if (--fetching.waiting > 0) return;
+        fetching.controller.abort();
+        // A map that asks for the tile now must not join a stopped fetch: it starts its own.
+        forget(key, fetching);
       };
       signal.addEventListener('abort', stopWaiting, { once: true });
       return untilAborted(fetching.tile, signal, options.provider).finally(() => signal.removeEventListener('abort', stopWaiting));

@@ -15,15 +15,16 @@ import type { PixelTransform } from '../projection/fit.ts';
 import type { Format } from '../params/fields.ts';
 import { drawOver, layOver } from '../raster/composite.ts';
 import { encodeJpeg } from '../raster/jpeg.ts';
-import { encodeImage, rasterize, renderPixels, type RenderOptions } from '../raster/rasterize.ts';
+import { encodeImage, renderPixels, type RenderOptions } from '../raster/rasterize.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
+import { attributionStrip } from './attribution-strip.ts';
 import type { DrawingContext } from './context.ts';
 import { drawnImage } from './draw-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { overlaps, recordsInView, type RecordsInView } from './map-in-view.ts';
-import { attributionStripSvg, renderMapSvg } from './map-svg.ts';
+import { renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import type { MapFeature, MapLimits } from './map-features.ts';
@@ -119,29 +120,6 @@ function mapPixels(context: DrawingContext, svg: string, options: RenderOptions,
   return canvas;
 }
 
-/** Attribution strips drawn so far on this worker, by text, width and pixel ratio (a map service shows few). */
-const attributionStrips = new Map<string, Uint8Array>();
-const MAX_ATTRIBUTION_STRIPS = 64;
-
-/** The strip as a PNG of width × pixelRatio real pixels, so that the map draws it one to one. */
-function attributionStrip(context: DrawingContext, text: string, width: number, pixelRatio: number): Uint8Array {
-  const key = `${width}\0${pixelRatio}\0${text}`;
-  let png = attributionStrips.get(key);
-  if (!png) {
-    const strip = attributionStripSvg(text, width);
-    png = rasterize(context.rasterizer, strip.svg, {
-      width,
-      height: strip.height,
-      pixelRatio,
-      fonts: strip.fonts,
-      compressionLevel: context.compressionLevel,
-    });
-    if (attributionStrips.size >= MAX_ATTRIBUTION_STRIPS) attributionStrips.delete(attributionStrips.keys().next().value!);
-    attributionStrips.set(key, png);
-  }
-  return png;
-}
-
 /**
  * The features of a map without `fid` that reach into the view, decoded in file order: the
  * records mapInView() found (and budgeted) before the basemap was drawn, or, when the
@@ -157,7 +135,7 @@ function decodeInView(shapefile: OpenShapefile, job: MapJob, inView: RecordsInVi
     // A walk over the file bypasses the feature cache: it would only evict what others use.
     const shape = shapefile.readShape(fid, { useCache: false, maxRings: limits.maxRings, checkpoint });
     if (!shape) continue;
-    const projected = reprojectShape(shape, toMercator, fid, shpFile);
+    const projected = reprojectShape(shape, toMercator, fid, shpFile, checkpoint);
     if (overlaps(shapesBBox([projected]), job.visible)) drawn.push({ fid: String(fid), featureId: fid, shape: projected });
   }
   return drawn;

@@ -124,7 +124,7 @@ function collectionFacts(files: ShapefileFiles, context: DrawingContext): Collec
 export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
   const { checkpoint, lap } = context;
   const { shapefile, settings, fields } = openForFeatures(job, context);
-  const selection = featureSelection(shapefile, job.query, { settings, maxRings: job.limits.maxRings }, context);
+  const selection = featureSelection(shapefile, job.query, { settings, maxRings: job.limits.maxRings, maxVertices: job.limits.maxPageVertices }, context);
   const fids = pageOf(selection, job.offset, job.limit);
   lap('select');
   checkVertices(shapefile, fids, job.limits.maxPageVertices);
@@ -162,7 +162,7 @@ function featureText(
   read: ReadShapeOptions,
 ): string {
   const properties = fields ? pickFields(row, fields) : row;
-  return featureJson({ fid, shape: shapefile.readShape(fid, read), properties }, settings);
+  return featureJson({ fid, shape: shapefile.readShape(fid, read), properties }, settings, read.checkpoint);
 }
 
 function geometrySettings(shapefile: OpenShapefile, files: ShapefileFiles): GeometrySettings {

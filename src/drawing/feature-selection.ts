@@ -5,10 +5,11 @@
  * worker, in a small cache bounded in bytes, so that the next page costs only its own
  * records.
  */
-import { LRUCache } from 'lru-cache';
+import { BadRequestError } from '../errors.ts';
 import { StepPacer } from '../geometry/ring-steps.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
+import { arrayBytes, byteBoundedCache, OBJECT_BYTES } from '../sdk/byte-bounded-cache.ts';
 import type { DrawingContext } from './context.ts';
 import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat, intersection, lonLatBoxInFile, overlaps } from './lon-lat-box.ts';
@@ -45,17 +46,26 @@ export function pageOf(selection: FeatureSelection, offset: number, limit: numbe
   return ids;
 }
 
-/** Bytes of selections each worker keeps (4 bytes a matching or a deleted feature). */
-const CACHE_BYTES = 16 * 1024 * 1024;
-/** What an entry costs besides its ids. */
-const BYTES_PER_ENTRY = 256;
+/**
+ * Bytes of selections each worker keeps, keys included: a key holds the query's text (a
+ * filter of up to 4,096 characters, longer once escaped), a selection 4 bytes a matching
+ * or a deleted feature.
+ */
+export const SELECTION_CACHE_BYTES = 16 * 1024 * 1024;
 
-const cache = new LRUCache<string, FeatureSelection>({ maxSize: CACHE_BYTES, sizeCalculation: (selection) => BYTES_PER_ENTRY + (selection.kind === 'ids' ? selection.ids : selection.missing).byteLength });
+const cache = byteBoundedCache<FeatureSelection>(SELECTION_CACHE_BYTES, (selection) =>
+  OBJECT_BYTES + arrayBytes(selection.kind === 'ids' ? selection.ids : selection.missing),
+);
 
 /** How the records a bbox cannot settle by their bounding boxes are read and placed in lon/lat. */
 export interface ShapeReading {
   settings: GeometrySettings;
   maxRings: number;
+  /**
+   * Most vertices (as their record headers count them) of the records a bbox cuts across,
+   * which are decoded and tested vertex by vertex: as many as one page may hold.
+   */
+  maxVertices: number;
 }
 
 /** Every feature of `shapefile` the file lists (all but those whose `.dbf` row is deleted). */
@@ -113,9 +123,10 @@ function countAtMost(missing: Uint32Array, offset: number): number {
  * The listed features whose geometry meets one of `boxes`, and those without geometry (which
  * match every bbox, as OGC API – Features says), from one walk over the records. A record
  * is decided by its own bounding box when that lies outside the box, or inside it; only a
- * record across the box's edge is decoded and tested vertex by vertex, in lon/lat. The
- * boxes are first cut to the file's extent, so that they are mapped into the file's units
- * only where its CRS is meant to be used.
+ * record across the box's edge is decoded and tested vertex by vertex, in lon/lat. Those
+ * are counted first, from their record headers, and refused past `reading.maxVertices`
+ * before any is decoded, as a page is. The boxes are first cut to the file's extent, so
+ * that they are mapped into the file's units only where its CRS is meant to be used.
  */
 function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut, reading: ShapeReading, context: DrawingContext): Uint32Array {
   const { checkpoint } = context;
@@ -128,8 +139,11 @@ function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut
     // to lon/lat and back would not hold a record on its edge exactly.
     return [{ box, inFile: sameBox(part, extent) ? { ...inFile, outer: shapefile.bbox } : inFile }];
   });
-  const pacer = new StepPacer(checkpoint);
   const ids: number[] = [];
+  /** Records across an edge of a box, to decode once the walk has counted their vertices, with the boxes near each. */
+  const across: { fid: number; near: typeof tests }[] = [];
+  let acrossVertices = 0;
+  let acrossCount = 0;
   let j = 0;
   for (const record of shapefile.walk(checkpoint)) {
     const { fid, bbox } = record;
@@ -145,11 +159,30 @@ function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut
       ids.push(fid);
       continue;
     }
+    // Past the budget only the count goes on, for the message: nothing is kept or decoded.
+    if (acrossVertices <= reading.maxVertices) across.push({ fid, near });
+    acrossVertices += record.pointCount;
+    acrossCount++;
+  }
+  if (acrossVertices > reading.maxVertices) throw tooManyVerticesAcross(acrossCount, acrossVertices, reading.maxVertices);
+  const pacer = new StepPacer(checkpoint);
+  for (const { fid, near } of across) {
+    checkpoint();
     const shape = shapefile.readShape(fid, { useCache: false, maxRings: reading.maxRings, checkpoint });
-    const lonLat = shape && shapeInLonLat(shape, fid, reading.settings);
+    const lonLat = shape && shapeInLonLat(shape, fid, reading.settings, checkpoint);
     if (lonLat && near.some(({ box }) => shapeMeetsBox(lonLat, box, pacer))) ids.push(fid);
   }
-  return Uint32Array.from(ids);
+  // Records across an edge were tested after the walk: the ids go back into id order.
+  return Uint32Array.from(ids).sort();
+}
+
+/** The 400 for a bbox that cuts across records of more vertices than a page may hold. */
+function tooManyVerticesAcross(features: number, vertices: number, limit: number): BadRequestError {
+  return new BadRequestError(
+    `Parameter 'bbox': the ${features} features across the edge of the box hold up to ${vertices} vertices; ` +
+      `at most ${limit} (ogc.maxPageVertices) can be tested against a box in one request. ` +
+      'Give a box that cuts across fewer or smaller features (one that holds them whole, or misses them), or select them with a filter alone.',
+  );
 }
 
 function sameBox(a: BBox, b: BBox): boolean {

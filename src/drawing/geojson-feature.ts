@@ -4,6 +4,7 @@
  * their Multi type; a MultiPoint file's records always MultiPoint), null for a null shape.
  */
 import type { Shape } from '../geometry/shape.ts';
+import type { Checkpoint } from '../geometry/simplify.ts';
 import { shapeToGeoJson } from '../geometry/to-geojson.ts';
 import type { Geometry } from '../geometry/types.ts';
 import { reprojectShape } from '../map/reproject.ts';
@@ -33,19 +34,19 @@ export interface GeometrySettings {
   shpFile: string;
 }
 
-export function featureJson({ fid, shape, properties }: FeatureSource, settings: GeometrySettings): string {
-  const geometry = shape && geometryOf(shapeInLonLat(shape, fid, settings), settings.shapeType);
+export function featureJson({ fid, shape, properties }: FeatureSource, settings: GeometrySettings, checkpoint: Checkpoint): string {
+  const geometry = shape && geometryOf(shapeInLonLat(shape, fid, settings, checkpoint), settings.shapeType);
   return JSON.stringify({ type: 'Feature', id: fid, geometry: geometry ?? null, properties });
 }
 
 /** The shape in WGS 84 lon/lat, to 9 decimals; a vertex its CRS cannot place makes the record damaged. */
-export function shapeInLonLat(shape: Shape, fid: number, { toLonLat, shpFile }: GeometrySettings): Shape {
+export function shapeInLonLat(shape: Shape, fid: number, { toLonLat, shpFile }: GeometrySettings, checkpoint: Checkpoint): Shape {
   const writeLonLat = (x: number, y: number, out: Float64Array, at: number) => {
     const [lon, lat] = toLonLat(x, y);
     out[at] = Math.round(lon * DECIMALS) / DECIMALS;
     out[at + 1] = Math.round(lat * DECIMALS) / DECIMALS;
   };
-  return reprojectShape(shape, writeLonLat, fid, shpFile);
+  return reprojectShape(shape, writeLonLat, fid, shpFile, checkpoint);
 }
 
 function geometryOf(shape: Shape, shapeType: number): Geometry | undefined {

@@ -69,7 +69,7 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   const shpFile = basename(job.files.paths.shp);
   const features = selected.map(({ ref, shape }): MapFeature => {
     checkpoint();
-    return { fid: ref.text, featureId: ref.parent, shape: reprojectShape(shape, toMercator, ref.parent, shpFile) };
+    return { fid: ref.text, featureId: ref.parent, shape: reprojectShape(shape, toMercator, ref.parent, shpFile, checkpoint) };
   });
   const extent = clampToWorld(shapesBBox(features.map((feature) => feature.shape))!);
   lap('reproject');

@@ -7,10 +7,11 @@ import type { PlacedImage } from '../sdk/contract.ts';
 import { crc32 } from '../raster/png.js';
 import { renderPixels } from '../raster/rasterize.ts';
 import type { Rasterizer } from '../raster/resvg.js';
+import { arrayBytes, byteBoundedCache } from '../sdk/byte-bounded-cache.ts';
 import { imageSvg } from './map-svg.ts';
 
-/** 64 MB a worker: 256 tiles of 256 x 256, those of twenty 640 x 480 maps (of five at scale=2). */
-const MAX_BYTES = 64 * 1024 * 1024;
+/** 64 MB a worker: about 256 tiles of 256 x 256, those of twenty 640 x 480 maps (of five at scale=2). */
+export const TILE_PIXELS_CACHE_BYTES = 64 * 1024 * 1024;
 /**
  * The largest image laid on the canvas from here: a few tiles' worth. A bigger one (a WMS
  * map drawn in one piece, a tile scaled up far past its source's deepest zoom) is seldom
@@ -18,31 +19,19 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * pixels than the map has: resvg draws it with the map instead, clipped to the image.
  */
 const MAX_TILE_CSS_PIXELS = 4 * 256 * 256;
-const tiles = new Map<string, Uint8Array>();
-let keptBytes = 0;
+const tiles = byteBoundedCache<Uint8Array>(TILE_PIXELS_CACHE_BYTES, arrayBytes);
 
 /** The tile's premultiplied RGBA pixels at its drawn width and height times `pixelRatio` (real pixels); `tilesFromCache` said it may. */
 export function tilePixels(resvg: Rasterizer, image: PlacedImage, pixelRatio: number): Uint8Array {
   const key = `${image.width}x${image.height}@${pixelRatio} ${image.mime} ${image.bytes.length} ${crc32(image.bytes)}`;
   const kept = tiles.get(key);
-  if (kept) {
-    // Re-inserted: a Map iterates in insertion order, so its first entry is the least recently used.
-    tiles.delete(key);
-    tiles.set(key, kept);
-    return kept;
-  }
+  if (kept) return kept;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">` +
     imageSvg({ ...image, x: 0, y: 0 }) +
     '</svg>';
   const pixels = renderPixels(resvg, svg, { width: image.width, height: image.height, pixelRatio, fonts: [] });
-  for (const [oldest, old] of tiles) {
-    if (keptBytes + pixels.byteLength <= MAX_BYTES) break;
-    tiles.delete(oldest);
-    keptBytes -= old.byteLength;
-  }
   tiles.set(key, pixels);
-  keptBytes += pixels.byteLength;
   return pixels;
 }
 

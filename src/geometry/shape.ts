@@ -4,6 +4,7 @@
  * vertices is then three typed arrays (16 bytes a vertex) instead of millions of small
  * arrays, and moves between threads without being copied.
  */
+import { arrayBytes, OBJECT_BYTES } from '../sdk/byte-bounded-cache.ts';
 import type { BBox } from './types.ts';
 
 export type ShapeKind = 'points' | 'lines' | 'polygons';
@@ -99,7 +100,7 @@ export function transferablesOf(shapes: readonly Shape[]): ArrayBuffer[] {
   return [...new Set(shapes.map((shape) => shape.xy.buffer as ArrayBuffer))];
 }
 
-/** Bytes a shape holds, for cache accounting. */
+/** Bytes a shape keeps alive (its record and the whole buffers of its arrays), for cache accounting. */
 export function shapeBytes(shape: Shape): number {
-  return shape.xy.byteLength + shape.parts.byteLength + shape.polygons.byteLength;
+  return OBJECT_BYTES + arrayBytes(shape.xy) + arrayBytes(shape.parts) + arrayBytes(shape.polygons);
 }

@@ -11,12 +11,32 @@ export class ClientGoneError extends Error {
   }
 }
 
+/**
+ * Why work still running for a request that has been answered stops: a map whose basemap
+ * failed on one tile answers at once, while the fetches of its other tiles would run on to
+ * their own timeouts. No one waits for that work; it is not a cancellation of the request.
+ */
+export class RequestEndedError extends Error {
+  constructor() {
+    super('The request has ended; work still running for it is no longer needed.');
+    this.name = 'RequestEndedError';
+  }
+}
+
+/** How a request's work was cancelled before its answer: its client left, or its time budget ran out; undefined when it was not. */
+export function cancellationCause(signal: AbortSignal | undefined): 'client_gone' | 'time_budget' | undefined {
+  if (!signal?.aborted || signal.reason instanceof RequestEndedError) return undefined;
+  return signal.reason instanceof ClientGoneError ? 'client_gone' : 'time_budget';
+}
+
 /** Listeners one request's signal may have before Node warns of a leak. */
 const MAX_LISTENERS = 1000;
 
 /**
  * One cancellation signal per request, fired when its client disconnects or when its time
- * budget is spent (then the answer is a 503); every stage of the work listens to it.
+ * budget is spent (then the answer is a 503); every stage of the work listens to it. Once
+ * the handler is done it fires in any case (RequestEndedError), so that work the answer no
+ * longer waits for (the other tiles of a failed Promise.all) stops too.
  */
 export function requestSignal(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -37,6 +57,7 @@ export function requestSignal(timeoutMs: number): MiddlewareHandler<AppEnv> {
     } finally {
       clearTimeout(timer);
       client.removeEventListener('abort', onClientGone);
+      controller.abort(new RequestEndedError());
     }
   };
 }

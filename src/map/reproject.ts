@@ -3,7 +3,9 @@
  * (datum shifts included, as src/shapefile/crs.ts defines them).
  */
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
+import { StepPacer } from '../geometry/ring-steps.ts';
 import { mapVertices, type Shape } from '../geometry/shape.ts';
+import type { Checkpoint } from '../geometry/simplify.ts';
 import type { BBox } from '../geometry/types.ts';
 import { sampledEnvelope } from '../projection/sampled-envelope.ts';
 import { HALF_WORLD, toLonLat, writeWebMercator } from '../projection/web-mercator.ts';
@@ -29,11 +31,24 @@ export function mercatorTransform(crs: Crs, shapefile: string): ToMercator {
 }
 
 /**
+ * Steps of ring-steps.ts's pacing one vertex counts for: a proj4 transform (with a datum
+ * shift) costs a few microseconds, several elementary steps' worth, so a record of millions
+ * of vertices looks at the checkpoint every 10,000 of them, well within 100 ms.
+ */
+const STEPS_PER_VERTEX = 5;
+
+/**
  * A shape with each vertex written by `writeVertex` (into Web Mercator, into lon/lat); a vertex
  * that comes out non-finite, which its CRS cannot place on Earth, makes its record damaged.
+ * `checkpoint` runs every few thousand vertices, so that a cancelled request stops inside a
+ * large record instead of running on until its worker is replaced.
  */
-export function reprojectShape(shape: Shape, writeVertex: Parameters<typeof mapVertices>[1], fid: number, file: string): Shape {
-  const projected = mapVertices(shape, writeVertex);
+export function reprojectShape(shape: Shape, writeVertex: Parameters<typeof mapVertices>[1], fid: number, file: string, checkpoint: Checkpoint): Shape {
+  const pacer = new StepPacer(checkpoint);
+  const projected = mapVertices(shape, (x, y, out, at) => {
+    pacer.step(STEPS_PER_VERTEX);
+    writeVertex(x, y, out, at);
+  });
   if (!projected.xy.every(Number.isFinite)) {
     throw new DamagedShapefileError(file, `record ${fid} has coordinates that its coordinate reference system cannot place on Earth.`);
   }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { RefusedError } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';
-import { ClientGoneError } from '../http/request-signal.ts';
+import { cancellationCause } from '../http/request-signal.ts';
 import { routePattern } from './route-pattern.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
 
@@ -16,7 +16,7 @@ export function measureRequests(metrics: ServiceMetrics): MiddlewareHandler<AppE
     await next();
     metrics.answered(routePattern(c), c.res.status, (performance.now() - started) / 1000);
     if (c.error instanceof RefusedError) metrics.refused(c.error.reason);
-    const signal = c.get('signal');
-    if (signal?.aborted) metrics.cancelled(signal.reason instanceof ClientGoneError ? 'client_gone' : 'time_budget');
+    const cause = cancellationCause(c.get('signal'));
+    if (cause) metrics.cancelled(cause);
   };
 }

@@ -55,6 +55,11 @@ export function crsWithoutPrj(bbox: BBox): Crs {
 
 export type LonLatTransform = (x: number, y: number) => [number, number];
 
+/**
+ * Transforms are kept with the CRS object, not by its `.prj` text: one lives as long as the
+ * open shapefile version that holds its CRS (the open-shapefile pool bounds those), so no
+ * number of distinct `.prj` texts can pile up here.
+ */
 const transforms = new WeakMap<Crs, LonLatTransform>();
 
 /** Maps the CRS's coordinates to WGS84 [lon, lat]; undefined when the CRS is unknown. */

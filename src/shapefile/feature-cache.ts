@@ -1,10 +1,11 @@
 /**
- * Decoded shapes, least recently used first out, bounded in bytes. Keys carry the file
- * version, so a file replaced on disk is never answered from the cache. Each worker thread
- * keeps its own.
+ * Decoded shapes, least recently used first out, bounded by the bytes they really hold
+ * (keys, shapes and bookkeeping: sdk/byte-bounded-cache.ts). Keys carry the file version,
+ * so a file replaced on disk is never answered from the cache. Each worker thread keeps
+ * its own.
  */
-import { LRUCache } from 'lru-cache';
 import { shapeBytes, type Shape } from '../geometry/shape.ts';
+import { byteBoundedCache, OBJECT_BYTES } from '../sdk/byte-bounded-cache.ts';
 
 export interface FeatureCache {
   get(version: string, fid: number): Shape | null | undefined;
@@ -17,16 +18,11 @@ export interface FeatureCache {
   readonly misses: number;
 }
 
-/** What an entry costs besides its arrays: key, wrapper, typed-array headers. */
-const BYTES_PER_ENTRY = 256;
-
 /** Undefined when `maxBytes` is 0: caching is off. */
 export function createFeatureCache(maxBytes: number): FeatureCache | undefined {
   if (maxBytes <= 0) return undefined;
-  const cache = new LRUCache<string, { shape: Shape | null }>({
-    maxSize: maxBytes,
-    sizeCalculation: ({ shape }) => BYTES_PER_ENTRY + (shape ? shapeBytes(shape) : 0),
-  });
+  // Wrapped, so that a null shape (a record without geometry) is kept apart from a miss.
+  const cache = byteBoundedCache<{ shape: Shape | null }>(maxBytes, ({ shape }) => OBJECT_BYTES + (shape ? shapeBytes(shape) : 0));
   let hits = 0;
   let misses = 0;
   return {
@@ -40,7 +36,7 @@ export function createFeatureCache(maxBytes: number): FeatureCache | undefined {
       cache.set(`${version}#${fid}`, { shape });
     },
     get bytes() {
-      return cache.calculatedSize;
+      return cache.bytes;
     },
     get size() {
       return cache.size;

@@ -107,7 +107,7 @@ const SERVICE_TIME_WEIGHT = 1 / 16;
  * signal aborts leaves the queue at once, or is stopped by its worker at its next
  * checkpoint (or before it starts); its promise rejects right away either way. A worker
  * that dies fails the job it was running and is replaced; the jobs it held go back to the
- * front of the queue.
+ * front of the queue, still cancelled by their signals.
  */
 export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): WorkerPool {
   const slots = new Set<Slot>();
@@ -180,11 +180,18 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
     clearTimeout(slot.stuckTimer);
     void slot.worker.terminate();
     const [running, ...held] = slot.jobs;
-    for (const job of slot.jobs) job.detach();
     const crashed = new Error(`${options.name} worker crashed: ${reason}`);
+    running?.detach();
     running?.reject(crashed);
     // A job whose buffers went to the dead worker cannot be sent again.
-    for (const job of held) if (job.transfer.length > 0) job.reject(crashed);
+    for (const job of held) {
+      if (job.transfer.length === 0) continue;
+      job.detach();
+      job.reject(crashed);
+    }
+    // The others wait again, still listening to their signals: one whose request is
+    // cancelled (its client gone, its time spent) while it waits leaves the queue as any
+    // waiting job does, instead of running for nobody.
     queue.unshift(...held.filter((job) => !job.settled));
     // A worker that dies before it could serve would die again: with no other serving, the
     // waiting jobs fail with its reason rather than wait for a worker that never comes.

@@ -36,7 +36,7 @@ async function countingScans(name: string) {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   }) as OpenShapefile;
-  const reading = { settings: { shapeType: open.shapeType, toLonLat: toWgs84(open.crs)!, shpFile: `${name}.shp` }, maxRings: 100_000 };
+  const reading = { settings: { shapeType: open.shapeType, toLonLat: toWgs84(open.crs)!, shpFile: `${name}.shp` }, maxRings: 100_000, maxVertices: 2_000_000 };
   return { shapefile, scans, reading, files: (await folder.find(name))! };
 }
 
