@@ -4,6 +4,7 @@
  * and a page's vertices are bounded from the index before any is decoded.
  */
 import { basename } from 'node:path';
+import { answerTooLarge } from '../envelope/answer-limit.ts';
 import { BadRequestError, echo, ServiceError } from '../errors.ts';
 import type { BBox } from '../geometry/types.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
@@ -23,6 +24,8 @@ export interface FeatureLimits {
   /** Most vertices (as stored) one answer may hold. */
   maxPageVertices: number;
   maxRings: number;
+  /** limits.maxAnswerBytes: most bytes of GeoJSON one answer may have. */
+  maxAnswerBytes: number;
 }
 
 export interface CollectionsJob {
@@ -129,12 +132,19 @@ export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
   lap('select');
   checkVertices(shapefile, fids, job.limits.maxPageVertices);
   const read = { useCache: false, maxRings: job.limits.maxRings, checkpoint };
+  // Vertices are bounded above, but not the text of wide rows: counted as the page grows, so
+  // that a page past the answer's limit stops there instead of being held whole.
+  let length = 0;
   const texts = fids.map((fid) => {
     checkpoint();
     // A page is a scan: it bypasses the feature cache, which would only evict what images use.
-    return featureText(shapefile, fid, shapefile.readAttributes(fid), fields, settings, read);
+    const text = featureText(shapefile, fid, shapefile.readAttributes(fid), fields, settings, read);
+    length += text.length + 1;
+    if (length > job.limits.maxAnswerBytes) throw pageTooLarge(length, job.limits.maxAnswerBytes);
+    return text;
   });
   const features = encoder.encode(`[${texts.join(',')}]`);
+  if (features.length > job.limits.maxAnswerBytes) throw pageTooLarge(features.length, job.limits.maxAnswerBytes);
   lap('geojson');
   const result: Omit<ItemsPage, 'stages'> = { numberMatched: matchCount(selection), numberReturned: fids.length, features };
   return { result, transfer: [features.buffer] };
@@ -150,6 +160,10 @@ export function featureItem(job: ItemJob, context: DrawingContext): Handled {
   const feature = encoder.encode(featureText(shapefile, job.fid, row, fields, settings, { useCache: true, maxRings: job.limits.maxRings, checkpoint }));
   lap('geojson');
   return { result: { feature } satisfies Omit<ItemFeature, 'stages'>, transfer: [feature.buffer] };
+}
+
+function pageTooLarge(bytes: number, maxBytes: number): BadRequestError {
+  return answerTooLarge(bytes, { maxBytes, advice: "Ask for fewer features with 'limit', or fewer fields with 'properties'." });
 }
 
 /** One feature's GeoJSON text, with the chosen fields of its `.dbf` row (all without a choice). */

@@ -23,7 +23,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   const { catalog, drawing, config, logger } = services;
   const queries = ogcQueries(config.ogc);
   const definition = apiDefinition(queries);
-  const limits = { maxPageVertices: config.ogc.maxPageVertices, maxRings: config.limits.maxRings };
+  const limits = { maxPageVertices: config.ogc.maxPageVertices, maxRings: config.limits.maxRings, maxAnswerBytes: config.limits.maxAnswerBytes };
   const ogc = new Hono<AppEnv>();
   const route = (operation: keyof typeof OPERATIONS) => honoPath(OPERATIONS[operation].path);
   /** The request's URL as links must name it (ogc.publicUrl behind a proxy). */

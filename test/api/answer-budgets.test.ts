@@ -142,6 +142,20 @@ describe('the bytes of an answer', () => {
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(await errorDetails(response)).toContain("(limits.maxAnswerBytes) can be sent in one answer. Ask for a smaller 'size' or 'scale', or fewer");
   });
+  it('refuse an /ogc page past the limit as it grows, in OGC\'s exception, saying to ask for fewer features or fields', async () => {
+    const page = (target: TestServer, query: string) =>
+      fetch(target.url(`/ogc/collections/addresses/items?${query}`), { headers: { 'X-API-Key': TEST_KEY } });
+    // Sixty features of 20 wide fields: about 100 KB of GeoJSON, past 40,000 bytes.
+    const allowed = await page(server, 'limit=60');
+    expect((await allowed.arrayBuffer()).byteLength).toBeGreaterThan(40_000);
+    const response = await page(strict, 'limit=60');
+    expect(response.status).toBe(400);
+    const exception = (await response.json()) as { code: string; description: string };
+    expect(exception.description).toMatch(/^The answer would be more than \d+ bytes long; at most 40000 bytes \(limits\.maxAnswerBytes\)/);
+    expect(exception.description).toContain("Ask for fewer features with 'limit', or fewer fields with 'properties'.");
+    // The same page with one field fits.
+    expect((await page(strict, 'limit=60&properties=ID')).status).toBe(200);
+  });
 });
 
 describe('a bounded envelope', () => {
