@@ -179,13 +179,14 @@ describe('the event loop stays free', () => {
     ]);
     server = await startServer({ dataDir: dir, render: { workers: 2, maxQueue: 8, pngCompression: 1 } });
     const finished: string[] = [];
+    const heavyAtWork = server.nextJob('image');
     const heavy = fetch(imagesUrl(server, { file: 'jagged', fid: 0, includeHotSpots: 1, size: '1024,1024', format: 'json' })).then(
       async (response) => {
         finished.push('heavy');
         return { status: response.status, body: await response.json() };
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await heavyAtWork;
     const probe = fetch(imagesUrl(server, { file: 'lines', fid: 0, size: '64,64', format: 'png' })).then((response) => {
       finished.push('probe');
       return response.status;
@@ -201,37 +202,54 @@ describe('the event loop stays free', () => {
 });
 
 describe('cancellation', () => {
+  /** Times the 1.9-million-vertex zigzag is drawn into one image: seconds of work in one job, however fast the machine. */
+  const REPEATS = 8;
+
   /**
-   * A job of half a second or more (decoding, simplifying and reducing a 1.9-million-vertex
-   * zigzag), which looks at its cancellation mark every few thousand vertices, on a server
-   * whose one worker is already running.
+   * One job of seconds (decoding, simplifying and reducing a 1.9-million-vertex zigzag,
+   * REPEATS times into one image), which looks at its cancellation mark every few thousand
+   * vertices, on a server of one worker. One job, not one an image: the request is then at
+   * work on a worker, never between two jobs, whenever its signal fires.
    */
-  async function serverWithSlowWork(config: Record<string, unknown> = {}) {
+  async function serverWithSlowWork(config: { limits?: Record<string, unknown> } = {}) {
     const dir = writeFixtures();
     writeRawShapefile(join(dir, 'jagged'), ShapeType.Polygon, [
       { shapeType: ShapeType.Polygon, xy: ringXY(0, 0, 1000, 1_900_000, 0.05) },
     ]);
-    server = await startServer({ dataDir: dir, render: { workers: 1, maxQueue: 8, pngCompression: 1 }, ...config });
+    server = await startServer({
+      dataDir: dir,
+      render: { workers: 1, maxQueue: 8, pngCompression: 1 },
+      limits: { maxImageVertices: REPEATS * 2_000_000, ...config.limits },
+    });
     await server.services.drawing.ready();
-    return imagesUrl(server, { file: 'jagged', fid: 0, reduceTol: '1e-9', includeHotSpots: 1, format: 'json' });
+    const fid = Array(REPEATS).fill(0).join(',');
+    return imagesUrl(server, { file: 'jagged', fid, singleImage: 1, reduceTol: '1e-9', includeHotSpots: 1, format: 'json' });
   }
 
   it('stops the work of a request whose client hangs up', async () => {
     const url = new URL(await serverWithSlowWork());
+    const atWork = server!.nextJob('image');
+    const answered = server!.nextAnswer('file=jagged');
     const socket = connect(Number(url.port), url.hostname);
     socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await atWork;
     socket.destroy();
+    await answered;
     // The one worker stops the job it was on, at its next checkpoint, and takes the next request.
     await expectAlive();
     expect(server!.services.drawing.stats).toMatchObject({ cancelled: 1, running: 0, waiting: 0 });
   });
 
   it('stops the work of a request past its time budget, and answers 503 with Retry-After', async () => {
-    const late = await json(await serverWithSlowWork({ limits: { requestTimeoutMs: 150 } }));
+    // A budget far longer than a request takes to reach its worker, and far shorter than its work there.
+    const url = await serverWithSlowWork({ limits: { requestTimeoutMs: 1000 } });
+    const atWork = server!.nextJob('image');
+    const answer = json(url);
+    await atWork;
+    const late = await answer;
     expect(late.status).toBe(503);
     expect(late.headers.get('retry-after')).toBeTruthy();
-    expect(late.body.ErrorDetails).toMatch(/could not be answered within 150 ms/);
+    expect(late.body.ErrorDetails).toMatch(/could not be answered within 1000 ms/);
     await expectAlive();
     expect(server!.services.drawing.stats.cancelled).toBe(1);
   });
