@@ -1,3 +1,7 @@
+/**
+ * What map tests share: request URLs, a tile server on loopback that answers, fails or
+ * holds its tiles as a test wants, and the Web Mercator arithmetic to check where things land.
+ */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,8 @@
+/**
+ * The real app on a loopback port, in the test's own process: tests reach it over HTTP as a
+ * client would, and can wait for what it does (an answer given, a job handed to a worker)
+ * rather than for a time.
+ */
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
