@@ -37,6 +37,8 @@ export interface DrawingPool {
   featureItem(job: ItemJob, signal: AbortSignal): Promise<ItemFeature>;
   readonly workers: number;
   readonly stats: PoolStats;
+  /** See WorkerPool.onJobHandedOver: the kind is the step ('image', 'map-features', 'map', 'select', 'items', …). */
+  onJobHandedOver(listener: (kind: string) => void): () => void;
   /** Resolves once every drawing worker has loaded. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -71,6 +73,7 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
     featureItems: (job, signal) => pool.run('items', job, { signal }),
     featureItem: (job, signal) => pool.run('item', job, { signal }),
     workers: options.workers,
+    onJobHandedOver: (listener) => pool.onJobHandedOver(listener),
     ready: () => pool.ready(),
     get stats() {
       return pool.stats;

@@ -63,6 +63,13 @@ export interface PoolStats {
 export interface WorkerPool {
   run<Result>(kind: string, request: unknown, options?: RunOptions): Promise<Result>;
   readonly stats: PoolStats;
+  /**
+   * Calls `listener` with the kind of each job as a worker is handed it (from then on
+   * PoolStats.running counts it), until the returned function is called: what a trace or a
+   * test watches for to know that work has reached a worker, rather than guess how long
+   * that takes.
+   */
+  onJobHandedOver(listener: (kind: string) => void): () => void;
   /** Resolves once every worker has loaded and serves jobs. */
   ready(): Promise<void>;
   /** Refuses new jobs, finishes the accepted ones, then stops the workers. */
@@ -121,6 +128,7 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
   let cancelled = 0;
   let busyMs = 0;
   const counts: Record<string, number> = {};
+  const handOverListeners = new Set<(kind: string) => void>();
   /** Milliseconds a job keeps a worker, on average over the recent ones; undefined before the first. */
   let serviceMs: number | undefined;
 
@@ -210,7 +218,9 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
       slot.jobs.pop();
       job.detach();
       job.reject(error);
+      return;
     }
+    for (const listener of handOverListeners) listener(job.kind);
   }
 
   /**
@@ -308,6 +318,11 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
       const settled: Promise<void> = promise.then(forget, forget);
       unsettled.add(settled);
       return promise;
+    },
+
+    onJobHandedOver(listener) {
+      handOverListeners.add(listener);
+      return () => void handOverListeners.delete(listener);
     },
 
     ready: () => (allReady() ? Promise.resolve() : new Promise<void>((resolve) => readyWaiters.push(resolve))),

@@ -68,21 +68,18 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found?.value ?? 0;
 }
 
-/** Scrapes until `name` (with `labels`) exceeds `above`: the server notices a client that left on its own time. */
-async function untilAbove(server: TestServer, name: string, labels: Record<string, string>, above: number): Promise<number> {
-  for (let tries = 0; ; tries++) {
-    const value = valueOf((await scrape(server)).samples, name, labels);
-    if (value > above || tries === 100) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Two polygons, each taking half a second or more to draw, looking at its cancellation mark as it goes. */
+/**
+ * A polygon of 1.9 million vertices, drawn REPEATS times into one image: one job of seconds
+ * on any machine, looking at its cancellation mark as it goes. One job, not one an image:
+ * the request is at work on its worker, never between two jobs, whenever its signal fires.
+ */
+const REPEATS = 8;
 function writeSlowShapefile(dir: string): void {
   const jagged = { shapeType: ShapeType.Polygon, xy: ringXY(0, 0, 1000, 1_900_000, 0.05) };
-  writeRawShapefile(join(dir, 'jagged'), ShapeType.Polygon, [jagged, jagged]);
+  writeRawShapefile(join(dir, 'jagged'), ShapeType.Polygon, [jagged]);
 }
-const slowQuery = { file: 'jagged', fid: 0, reduceTol: '1e-9', includeHotSpots: 1, format: 'json' };
+const slowQuery = { file: 'jagged', fid: Array(REPEATS).fill(0).join(','), singleImage: 1, reduceTol: '1e-9', includeHotSpots: 1, format: 'json' };
+const slowWorkLimits = { maxImageVertices: REPEATS * 2_000_000 };
 
 let tiles: TileServer;
 let server: TestServer;
@@ -94,6 +91,7 @@ beforeAll(async () => {
   server = await startServer({
     dataDir,
     keys: [{ key: TEST_KEY }, { key: LIMITED_KEY, rateLimit: { perSecond: 0.001, burst: 1 } }],
+    limits: slowWorkLimits,
     // One worker: a repeated request finds its features in that worker's cache.
     render: { workers: 1, maxQueue: 8, pngCompression: 1 },
     basemaps: { providers: { tiles: { plugin: 'xyz', options: { url: tiles.template, timeoutMs: 2000, retries: 0 } } }, types: allTypes('tiles') },
@@ -232,13 +230,18 @@ describe('/metrics', () => {
   });
 
   it('counts a request whose client left (the work stopped) as cancelled: client gone', async () => {
-    const before = valueOf((await scrape(server)).samples, 'shapeshot_requests_cancelled_total', { cause: 'client_gone' });
+    const cancelled = async () => valueOf((await scrape(server)).samples, 'shapeshot_requests_cancelled_total', { cause: 'client_gone' });
+    const before = await cancelled();
     const controller = new AbortController();
+    const atWork = server.nextJob('image');
+    const answered = server.nextAnswer('file=jagged');
     const request = fetch(imagesUrl(server, slowQuery), { signal: controller.signal }).catch((error: Error) => error);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await atWork;
     controller.abort();
     expect(await request).toBeInstanceOf(Error);
-    expect(await untilAbove(server, 'shapeshot_requests_cancelled_total', { cause: 'client_gone' }, before)).toBe(before + 1);
+    // The server notices on its own time that the client left; it has once it answered.
+    await answered;
+    expect(await cancelled()).toBe(before + 1);
   });
 });
 
@@ -250,13 +253,14 @@ describe('a server of its own', () => {
     const late = await startServer({
       dataDir,
       render: { workers: 1, maxQueue: 0 },
-      limits: { requestTimeoutMs: 400, maxImageVertices: 4_000_000 },
+      // A budget far longer than a request takes to reach its worker, and far shorter than its work there.
+      limits: { requestTimeoutMs: 1000, ...slowWorkLimits },
     });
     try {
       await late.services.drawing.ready();
-      // A second or more of work: both polygons.
-      const slow = fetch(imagesUrl(late, { ...slowQuery, fid: '0,1' }));
-      while (late.services.drawing.stats.running === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      const atWork = late.nextJob('image');
+      const slow = fetch(imagesUrl(late, slowQuery));
+      await atWork;
       expect((await fetch(imagesUrl(late, { file: 'squares', fid: 0, format: 'png' }))).status).toBe(503);
       // Probes are never refused by the render admission.
       expect((await fetch(late.url('/health'))).status).toBe(200);

@@ -1,3 +1,7 @@
+/**
+ * What map tests share: request URLs, a tile server on loopback that answers, fails or
+ * holds its tiles as a test wants, and the Web Mercator arithmetic to check where things land.
+ */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -25,52 +29,99 @@ export function allTypes(provider: string) {
 export const MARKER: [number, number, number] = [0, 255, 255];
 export const tileColour = (x: number, y: number): [number, number, number] => [0, x % 200, y % 200];
 
-export type TileMode = 'ok' | 'error' | 'slow';
+/** 'held': each tile request waits, unanswered, until release(); its client may give up first. */
+export type TileMode = 'ok' | 'error' | 'held';
+
+/** A tile request the server received, and what became of it. */
+export interface TileRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** 'abandoned': the client hung up before the tile was sent. */
+  outcome: 'pending' | 'answered' | 'abandoned';
+}
 
 export interface TileServer {
   template: string;
   mode: TileMode;
-  requests: { path: string; headers: IncomingHttpHeaders }[];
+  requests: TileRequest[];
   /** Requests whose client hung up before the tile was sent. */
   abandoned: number;
+  /** Sends the tiles of the held requests, and from now on every tile at once (mode 'ok'). */
+  release(): void;
+  /** Resolves once `condition` holds: looked at now, and whenever a request comes or ends. */
+  until(condition: (server: TileServer) => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * A tile server on loopback: /{z}/{x}/{y}.png?lang=..., answering per `mode`; /{z}/{x}/{y}@2x.png
- * is the same tile at 512 px (its marker one pixel, as at 256).
+ * is the same tile at 512 px (its marker one pixel, as at 256). A test waits for what it
+ * does (until()), never for a time: a held request is in flight for as long as the test
+ * wants, on any machine.
  */
 export async function startTileServer(): Promise<TileServer> {
   const tiles = new Map<string, Uint8Array>();
+  const held = new Set<() => void>();
+  const watchers = new Set<() => void>();
+  const changed = () => {
+    for (const watcher of watchers) watcher();
+  };
+  const server = createServer((request, response) => {
+    const received: TileRequest = { path: request.url ?? '', headers: request.headers, outcome: 'pending' };
+    state.requests.push(received);
+    response.once('close', () => {
+      received.outcome = response.writableFinished ? 'answered' : 'abandoned';
+      if (received.outcome === 'abandoned') state.abandoned++;
+      held.delete(send);
+      changed();
+    });
+    const match = /^\/(\d+)\/(\d+)\/(\d+)(@2x)?\.png/.exec(request.url ?? '');
+    const send = () => {
+      if (state.mode === 'error' || !match) {
+        response.writeHead(match ? 500 : 404).end();
+        return;
+      }
+      const [z, x, y] = match.slice(1, 4).map(Number);
+      const size = match[4] ? 512 : 256;
+      const key = `${z}/${x}/${y}/${size}`;
+      let tile = tiles.get(key);
+      if (!tile) {
+        tile = makeTile(x, y, size);
+        tiles.set(key, tile);
+      }
+      response.writeHead(200, { 'Content-Type': 'image/png' }).end(tile);
+    };
+    if (state.mode === 'held') held.add(send);
+    else send();
+    changed();
+  });
   const state: TileServer = {
     template: '',
     mode: 'ok',
     requests: [],
     abandoned: 0,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    release() {
+      state.mode = 'ok';
+      const waiting = [...held];
+      held.clear();
+      for (const send of waiting) send();
+    },
+    until: (condition) =>
+      new Promise((resolve) => {
+        const look = () => {
+          if (!condition(state)) return;
+          watchers.delete(look);
+          resolve();
+        };
+        watchers.add(look);
+        look();
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
-  const server = createServer((request, response) => {
-    state.requests.push({ path: request.url ?? '', headers: request.headers });
-    response.once('close', () => {
-      if (!response.writableFinished) state.abandoned++;
-    });
-    const match = /^\/(\d+)\/(\d+)\/(\d+)(@2x)?\.png/.exec(request.url ?? '');
-    if (state.mode === 'error' || !match) {
-      response.writeHead(match ? 500 : 404).end();
-      return;
-    }
-    const [z, x, y] = match.slice(1, 4).map(Number);
-    const size = match[4] ? 512 : 256;
-    const key = `${z}/${x}/${y}/${size}`;
-    let tile = tiles.get(key);
-    if (!tile) {
-      tile = makeTile(x, y, size);
-      tiles.set(key, tile);
-    }
-    const send = () => response.writeHead(200, { 'Content-Type': 'image/png' }).end(tile);
-    if (state.mode === 'slow') setTimeout(send, 1500).unref();
-    else send();
-  });
   server.keepAliveTimeout = 100;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.template = `http://127.0.0.1:${(server.address() as AddressInfo).port}/{z}/{x}/{y}.png?lang={culture}`;

@@ -303,15 +303,19 @@ describe('wms basemap failures', () => {
   });
 
   it('gives up after timeoutMs, and when the map’s signal fires', async () => {
-    wmsServer.delayMs = 1000;
+    // The server answers only when released: too slow for any timeout, on any machine.
+    wmsServer.holding = true;
     try {
       expect(await failure(create({ timeoutMs: 100 }))).toBe('the WMS server did not answer within 100 ms.');
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
-      expect(await failure(create(), controller.signal)).toBe('the map ran out of time while the WMS server was drawing it.');
+      const drawing = wmsServer.nextRequest();
+      const failed = failure(create(), controller.signal);
+      await drawing;
+      controller.abort();
+      expect(await failed).toBe('the map ran out of time while the WMS server was drawing it.');
       expect(await failure(create(), AbortSignal.abort())).toBe('the map ran out of time.');
     } finally {
-      wmsServer.delayMs = 0;
+      wmsServer.release();
     }
   });
 

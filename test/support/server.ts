@@ -1,3 +1,8 @@
+/**
+ * The real app on a loopback port, in the test's own process: tests reach it over HTTP as a
+ * client would, and can wait for what it does (an answer given, a job handed to a worker)
+ * rather than for a time.
+ */
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -17,6 +22,14 @@ export interface TestServer {
   services: Services;
   /** Every line the server logged (at the configured level). */
   log: string[];
+  /**
+   * Resolves with the status of the next answer the app gives to a request whose path and
+   * query contain `part` (its work is over then, and counted in /metrics). Ask before the
+   * request is sent.
+   */
+  nextAnswer(part: string): Promise<number>;
+  /** Resolves when the drawing pool next hands a job of `kind` to a worker: the request's work has begun. Ask before the request is sent. */
+  nextJob(kind: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,7 +45,13 @@ export async function startServer(config: Record<string, unknown> = {}): Promise
   });
   const services = await createServices(parsed, pino({ level: parsed.logLevel }, sink));
   const app = buildApp(services);
-  const listener = await nodeRuntime.serve(app.fetch, {
+  const answerWatchers = new Set<(url: string, status: number) => void>();
+  const fetchAndTell = async (request: Request) => {
+    const response = await app.fetch(request);
+    for (const watcher of answerWatchers) watcher(request.url, response.status);
+    return response;
+  };
+  const listener = await nodeRuntime.serve(fetchAndTell, {
     hostname: '127.0.0.1',
     port: 0,
     answerWithinMs: parsed.limits.requestTimeoutMs,
@@ -42,6 +61,23 @@ export async function startServer(config: Record<string, unknown> = {}): Promise
     url: (pathAndQuery) => `${listener.origin}${pathAndQuery}`,
     services,
     log,
+    nextAnswer: (part) =>
+      new Promise((resolve) => {
+        const watcher = (url: string, status: number) => {
+          if (!url.includes(part)) return;
+          answerWatchers.delete(watcher);
+          resolve(status);
+        };
+        answerWatchers.add(watcher);
+      }),
+    nextJob: (kind) =>
+      new Promise((resolve) => {
+        const stop = services.drawing.onJobHandedOver((handed) => {
+          if (handed !== kind) return;
+          stop();
+          resolve();
+        });
+      }),
     async close() {
       await listener.close();
       await services.close();

@@ -22,8 +22,12 @@ export interface WmsServer {
   url: string;
   /** Every request received, in order. */
   requests: { query: URLSearchParams; headers: IncomingHttpHeaders }[];
-  /** Added before each answer, to make the server too slow. */
-  delayMs: number;
+  /** While true, answers wait for release(): a server too slow for as long as the test needs, on any machine. */
+  holding: boolean;
+  /** Sends the answers held so far, and stops holding. */
+  release(): void;
+  /** Resolves when the server next receives a request. */
+  nextRequest(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,15 +52,27 @@ export async function startWmsServer(mapfile: string): Promise<WmsServer> {
   const configFile = join(dirname(mapfile), 'mapserver.conf');
   writeFileSync(configFile, 'CONFIG\n  ENV\n  END\nEND\n');
 
+  const held: (() => void)[] = [];
+  const requestWatchers: (() => void)[] = [];
   const state: WmsServer = {
     url: '',
     requests: [],
-    delayMs: 0,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    holding: false,
+    release() {
+      state.holding = false;
+      for (const send of held.splice(0)) send();
+    },
+    nextRequest: () => new Promise((resolve) => requestWatchers.push(resolve)),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     state.requests.push({ query: url.searchParams, headers: request.headers });
+    for (const resolve of requestWatchers.splice(0)) resolve();
     if (url.pathname === '/html') {
       response.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>Please log in.</body></html>');
       return;
@@ -79,12 +95,13 @@ export async function startWmsServer(mapfile: string): Promise<WmsServer> {
       MS_MAPFILE: mapfile,
     };
     const answer = runCgi(cgiEnvironment);
-    setTimeout(() => {
+    const send = () =>
       answer.then(
         ({ status, contentType, body }) => response.writeHead(status, { 'Content-Type': contentType }).end(body),
         (error: Error) => response.writeHead(502, { 'Content-Type': 'text/plain' }).end(error.message),
       );
-    }, state.delayMs).unref();
+    if (state.holding) held.push(send);
+    else send();
   });
   server.keepAliveTimeout = 100;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,23 +1,26 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
 import { createWorkerPool, type WorkerPool } from '../../src/workers/worker-pool.ts';
+import { blockUntilStarted, newBoard, release, untilStarted, type BoardOptions } from './fixtures/board.ts';
 
 const pools: WorkerPool[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
-function testPool(workers: number, options: { stuckAfterMs?: number; notes?: string[] } = {}): WorkerPool {
-  const pool = createWorkerPool({
+/** A pool of test workers, with the board its workers say through that a job started (fixtures/board.ts). */
+function testPool(workers: number, options: { stuckAfterMs?: number; notes?: string[] } = {}): WorkerPool & { board: Int32Array } {
+  const board = newBoard();
+  const pool = createWorkerPool<BoardOptions>({
     entry: new URL('./fixtures/test-worker.ts', import.meta.url),
     workers,
     name: 'test pool',
-    options: {},
+    options: { board: board.buffer as SharedArrayBuffer },
     stuckAfterMs: options.stuckAfterMs,
     onNote: (text) => options.notes?.push(text),
   });
   pools.push(pool);
-  return pool;
+  return Object.assign(pool, { board });
 }
 
 const abortedWith = (reason: string) => {
@@ -35,13 +38,15 @@ describe('the worker pool', () => {
   it('hands a worker its next job while it runs one, so it need not wait for a busy pool thread', async () => {
     const pool = testPool(1);
     await pool.run('echo', 'started');
-    const first = pool.run('busy', 100);
-    const next = pool.run<number>('stamp', null);
-    // This thread is busy, as one answering hundreds of connections would be.
-    const busyUntil = Date.now() + 400;
-    while (Date.now() < busyUntil);
-    await first;
-    expect(await next).toBeLessThan(busyUntil);
+    const first = pool.run('held', null);
+    const next = pool.run('announce', null);
+    // This thread is busy, as one answering hundreds of connections would be: it hands out
+    // nothing until the worker has gone from the first job to the next.
+    expect(blockUntilStarted(pool.board, 1, 10_000)).toBe(true);
+    release(pool.board);
+    expect(blockUntilStarted(pool.board, 2, 10_000), 'the worker started its next job while this thread was busy').toBe(true);
+    await expect(first).resolves.toBe('released');
+    await expect(next).resolves.toBe('announced');
   });
 
   it('gives the event loop a turn between held jobs (where native memory is freed)', async () => {
@@ -65,12 +70,14 @@ describe('the worker pool', () => {
   it('drops a waiting job whose signal aborts: it rejects at once and never runs', async () => {
     const pool = testPool(1);
     await pool.ready();
-    const first = pool.run('busy', 200);
+    const first = pool.run('held', null);
     const waiting = abortedWith('client gone');
     const dropped = pool.run('busy', 50, { signal: waiting.signal });
+    await untilStarted(pool.board, 1);
     waiting.abort();
     await expect(dropped).rejects.toThrow('client gone');
     expect(pool.stats.waiting).toBe(0);
+    release(pool.board);
     await first;
     expect(await pool.run('finished', null)).toBe(1);
   });
@@ -78,12 +85,12 @@ describe('the worker pool', () => {
   it('stops a running job at its next checkpoint: it rejects at once and the worker takes the next job', async () => {
     const pool = testPool(1);
     const running = abortedWith('time is up');
-    const job = pool.run('busy', 60_000, { signal: running.signal });
+    const job = pool.run('held', null, { signal: running.signal });
     const next = pool.run('echo', 'next');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await untilStarted(pool.board, 1);
     running.abort();
     await expect(job).rejects.toThrow('time is up');
-    // The minute-long job did not finish; the worker moved on.
+    // The job, held until released (never), did not finish; the worker moved on.
     await expect(next).resolves.toBe('next');
     expect(await pool.run('finished', null)).toBe(0);
     expect(pool.stats).toMatchObject({ cancelled: 1, running: 0, waiting: 0 });
@@ -93,8 +100,8 @@ describe('the worker pool', () => {
     const notes: string[] = [];
     const pool = testPool(1, { stuckAfterMs: 200, notes });
     const running = abortedWith('time is up');
-    const job = pool.run('stuck', 60_000, { signal: running.signal });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const job = pool.run('stuck', null, { signal: running.signal });
+    await untilStarted(pool.board, 1);
     running.abort();
     await expect(job).rejects.toThrow('time is up');
     await expect(pool.run('echo', 'after')).resolves.toBe('after');
@@ -110,9 +117,11 @@ describe('the worker pool', () => {
 
   it('fails the job of a worker that throws, and leaves the other workers alone', async () => {
     const pool = testPool(2);
-    const slow = pool.run('busy', 200);
+    const running = pool.run('held', null);
+    await untilStarted(pool.board, 1);
     await expect(pool.run('uncaught', null)).rejects.toThrow(/crashed: boom/);
-    await expect(slow).resolves.toBe(200);
+    release(pool.board);
+    await expect(running).resolves.toBe('released');
     await expect(pool.run('echo', 'again')).resolves.toBe('again');
   });
 
