@@ -13,6 +13,8 @@ const DEFAULT_LIMITS = {
   maxMapVertices: 5_000_000,
   maxImageVertices: 2_000_000,
   maxRings: 100_000,
+  writeStallMs: 10_000,
+  maxPendingAnswerBytes: 512 * 1024 * 1024,
 };
 
 const DEFAULT_OGC = { maxLimit: 1000, maxPageVertices: 2_000_000 };
@@ -108,6 +110,16 @@ export const configSchema = z
         maxImageVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxImageVertices),
         /** Most rings one polygon record may have. */
         maxRings: z.number().int().min(1).default(DEFAULT_LIMITS.maxRings),
+        /** A connection whose answer has waited this long for its client to take a byte is closed, and the answer dropped. */
+        writeStallMs: z.number().int().min(100).default(DEFAULT_LIMITS.writeStallMs),
+        /**
+         * Bytes of answers the server holds that their clients have not read yet, over all
+         * connections; while past it, new work is refused with 503. The default is 74 of the
+         * largest /ogc pages seen in the field (6.9 MB) or five answers of 100 MB: above the
+         * 40 slow readers of issue 18 (280 MB), and with the process's own few hundred MB
+         * well under the 1.5 GB it must stay below.
+         */
+        maxPendingAnswerBytes: z.number().int().min(0).default(DEFAULT_LIMITS.maxPendingAnswerBytes),
       })
       .strict()
       .default(DEFAULT_LIMITS),
