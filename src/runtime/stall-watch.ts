@@ -6,8 +6,6 @@
  * moved since is ended. One timer for all, and none while nothing is being written: a timer
  * per answer would cost every small answer its arming and clearing.
  */
-import { clearInterval, setInterval } from 'node:timers';
-
 /** Looks per stall period: an answer is ended between 1 and 1 + 1/SWEEPS_PER_STALL periods after its last progress. */
 const SWEEPS_PER_STALL = 4;
 
@@ -40,7 +38,6 @@ export class StallWatch {
     this.writes.add(write);
     if (this.timer) return;
     this.timer = setInterval(() => this.look(), this.writeStallMs / SWEEPS_PER_STALL);
-    this.timer.unref();
   }
 
   forget(write: WatchedWrite): void {
