@@ -2,8 +2,11 @@
  * On Node, when each answer is written, what the unsent ones hold, and which have stalled,
  * all read from node:http's own response and socket: no answer's body is wrapped or copied.
  * The common answer (a PNG of some 20 KB) is written to the socket at once when handed over;
- * it costs a check of two flags and no listener. Only an answer the socket could not take at
- * once is charged, watched and listened to until its response closes.
+ * it costs an object, a place in the stall watch's set, a check of two flags and no listener
+ * (measured against the server without them, a 20 KB answer over loopback at c=8: 0.5 µs of
+ * CPU a request more, in the noise of the 40 µs the request costs).
+ * Only an answer the socket could not take at once is charged and listened to until its
+ * response closes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -29,23 +32,23 @@ export class NodeAnswers {
     this.stalls = new StallWatch(writeStallMs, onStall);
   }
 
-  /** node:http's request listener: Hono's, followed by a look at how far its answer got. */
+  /**
+   * node:http's request listener: Hono's, followed by a look at how far its answer got. The
+   * answer is watched from the start: while the app works nothing waits on the client, and
+   * a stream the app answers with is written by @hono/node-server before its listener ends.
+   */
   listener(hono: HonoListener): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
     return (incoming, outgoing) => {
       const answer = new NodeAnswer(this, outgoing);
       (outgoing as Tagged)[ANSWER] = answer;
+      this.stalls.watch(answer);
       void hono(incoming, outgoing).then(() => answer.handedOver());
     };
   }
 
-  /** @hono/node-server's fetch: the app's, told about its request's answer, which is written once the app is done. */
-  fetch(app: FetchHandler): (request: Request, bindings: { outgoing: unknown }) => Promise<Response> {
-    return async (request, { outgoing }) => {
-      const answer = (outgoing as Tagged)[ANSWER];
-      const response = await app(request, answer);
-      answer.leftTheApp();
-      return response;
-    };
+  /** @hono/node-server's fetch: the app's, told about its request's answer. */
+  fetch(app: FetchHandler): (request: Request, bindings: { outgoing: unknown }) => Response | Promise<Response> {
+    return (request, { outgoing }) => app(request, (outgoing as Tagged)[ANSWER]);
   }
 }
 
@@ -70,14 +73,6 @@ export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
     this.written = written;
   }
 
-  /**
-   * The app has answered and @hono/node-server writes it: at once for bytes and text, as its
-   * client takes them for a stream (whose writing only the watch sees until it ends).
-   */
-  leftTheApp(): void {
-    this.answers.stalls.watch(this);
-  }
-
   /** All of it is with node:http: written, or buffered for a client that has not taken it. */
   handedOver(): void {
     const { outgoing } = this;
@@ -88,7 +83,6 @@ export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
     // The whole unfinished write, not what the socket has taken of it: its buffer is freed only when all of it is written.
     this.charged = outgoing.writableLength;
     this.answers.pendingBytes += this.charged;
-    this.answers.stalls.watch(this);
     outgoing.once('close', () => this.done());
   }
 
