@@ -110,14 +110,16 @@ export const configSchema = z
         maxImageVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxImageVertices),
         /** Most rings one polygon record may have. */
         maxRings: z.number().int().min(1).default(DEFAULT_LIMITS.maxRings),
-        /** A connection whose answer has waited this long for its client to take a byte is closed, and the answer dropped. */
+        /**
+         * A client that takes no byte of its answer for this long is cut off and the answer
+         * dropped (Bun counts whole seconds, up to 255; README, Runtimes).
+         */
         writeStallMs: z.number().int().min(100).default(DEFAULT_LIMITS.writeStallMs),
         /**
-         * Bytes of answers the server holds that their clients have not read yet, over all
-         * connections; while past it, new work is refused with 503. The default is 74 of the
-         * largest /ogc pages seen in the field (6.9 MB) or five answers of 100 MB: above the
-         * 40 slow readers of issue 18 (280 MB), and with the process's own few hundred MB
-         * well under the 1.5 GB it must stay below.
+         * Bytes of answers the server holds that their clients have not read, over all
+         * connections; while past it, new work is refused with 503. 512 MiB is 74 of the
+         * largest /ogc pages seen (6.9 MB): forty slow readers of those pass, and the process
+         * stays well under 1.5 GB (742 MiB measured with 51 pages of 10.5 MB unread).
          */
         maxPendingAnswerBytes: z.number().int().min(0).default(DEFAULT_LIMITS.maxPendingAnswerBytes),
       })
