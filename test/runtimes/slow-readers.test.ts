@@ -14,11 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, serverCommand } from '../../bench/server-process.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
-import { stallingClient, until, writeWidePoints, type StalledClient } from '../support/slow-readers.ts';
+import { PAST_SOCKET_BUFFERS_FIELDS, stallingClient, until, writeWidePoints, type StalledClient } from '../support/slow-readers.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-/** May have one request in progress at once. */
+/** Each may have one request in progress at once: its slot admitting again is the sign its stalled answer is gone. */
 const ONE_AT_A_TIME_KEY = 'one-at-a-time-key-0123';
 const OTHER_KEY = 'other-key-0123456789';
 const bigPage = (key: string) => `/ogc/collections/wide/items?limit=1000&key=${key}`;
@@ -30,13 +30,16 @@ const clients: StalledClient[] = [];
 
 beforeAll(() => {
   folder = makeTempDir('slow-readers-runtimes-');
-  // Pages of some 10.5 MB: more than the socket buffers take, less than the 15 MB bound below.
-  writeWidePoints(folder, 'wide', { count: 1000, fields: 40 });
+  // Pages of some 52 MB: more than the socket buffers take, less than the 60 MB bound below.
+  writeWidePoints(folder, 'wide', { count: 1000, fields: PAST_SOCKET_BUFFERS_FIELDS });
   const config = {
-    keys: [{ key: ONE_AT_A_TIME_KEY, maxConcurrent: 1 }, { key: OTHER_KEY }],
+    keys: [
+      { key: ONE_AT_A_TIME_KEY, maxConcurrent: 1 },
+      { key: OTHER_KEY, maxConcurrent: 1 },
+    ],
     dataDir: folder,
     logLevel: 'warn',
-    limits: { writeStallMs: 5000, maxPendingAnswerBytes: 15_000_000 },
+    limits: { writeStallMs: 5000, maxPendingAnswerBytes: 60_000_000 },
     render: { workers: 1, maxQueue: 8 },
   };
   writeFileSync(join(folder, 'config.json'), JSON.stringify(config));
@@ -81,7 +84,7 @@ describe('clients that stop reading', () => {
     expect(second.status).toBe(200);
     const refused = await get(origin, smallPage(OTHER_KEY));
     expect(refused.status).toBe(503);
-    expect(refused.description).toMatch(/more than limits\.maxPendingAnswerBytes \(15,000,000 bytes\) allows/);
+    expect(refused.description).toMatch(/more than limits\.maxPendingAnswerBytes \(60,000,000 bytes\) allows/);
 
     // Bun says nothing when it closes a connection: the slot admitting again is the event.
     await until(async () => (await get(origin, smallPage(ONE_AT_A_TIME_KEY))).status === 200);

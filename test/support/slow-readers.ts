@@ -4,6 +4,13 @@
  * what a server does with answers nobody reads (limits.writeStallMs and
  * limits.maxPendingAnswerBytes).
  */
+
+/**
+ * Fields for /ogc pages of 1,000 points past what a loopback connection's buffers could ever
+ * take (Linux may grow a receive buffer up to net.ipv4.tcp_rmem's maximum, 32 MB on some
+ * machines, and a send buffer to tcp_wmem's, 4 MB): some 52 MB a page.
+ */
+export const PAST_SOCKET_BUFFERS_FIELDS = 200;
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
@@ -18,7 +25,7 @@ const FIELD_BYTES = 254;
  * 254 bytes, so that an /ogc page of 1,000 of them is some `fields` × 260 KB of GeoJSON.
  */
 export function writeWidePoints(dir: string, name: string, { count, fields }: { count: number; fields: number }): void {
-  const names = Array.from({ length: fields }, (_, i) => `F${String(i).padStart(2, '0')}`);
+  const names = Array.from({ length: fields }, (_, i) => `F${String(i).padStart(3, '0')}`);
   const writer = createShapefileWriter(join(dir, name), {
     shapeType: ShapeType.Point,
     fields: names.map((field) => ({ name: field, type: 'C', length: FIELD_BYTES })),
