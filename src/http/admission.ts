@@ -82,6 +82,7 @@ export function admission({ maxInFlight, maxWaitMs, expectedWaitMs, maxPendingAn
     try {
       await next();
     } catch (error) {
+      // Hono makes an answer of an Error thrown below; what else is thrown passes here, and is no answer to wait for.
       release();
       throw error;
     }
