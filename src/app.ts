@@ -61,6 +61,7 @@ export function buildApp(services: Services): Hono<AppEnv> {
       maxInFlight: services.drawing.workers + config.render.maxQueue,
       maxWaitMs: config.render.maxWaitMs,
       expectedWaitMs: () => services.drawing.stats.expectedWaitMs,
+      maxPendingAnswerBytes: config.limits.maxPendingAnswerBytes,
     }),
     requestSignal(config.limits.requestTimeoutMs),
   );

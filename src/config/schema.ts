@@ -21,6 +21,8 @@ const DEFAULT_LIMITS = {
   maxHotSpots: 10_000,
   maxHotSpotAttributeBytes: 8 * 1024 * 1024,
   maxAnswerBytes: 48 * 1024 * 1024,
+  writeStallMs: 10_000,
+  maxPendingAnswerBytes: 512 * 1024 * 1024,
 };
 
 const DEFAULT_OGC = { maxLimit: 1000, maxPageVertices: 2_000_000 };
@@ -128,6 +130,18 @@ export const configSchema = z
         maxHotSpotAttributeBytes: z.number().int().min(1).default(DEFAULT_LIMITS.maxHotSpotAttributeBytes),
         /** Most bytes one answer may have: the envelope with its images and hot spots, or a picture alone. */
         maxAnswerBytes: z.number().int().min(1024).default(DEFAULT_LIMITS.maxAnswerBytes),
+        /**
+         * A client that takes no byte of its answer for this long is cut off and the answer
+         * dropped (Bun counts whole seconds, up to 255; README, Runtimes).
+         */
+        writeStallMs: z.number().int().min(100).default(DEFAULT_LIMITS.writeStallMs),
+        /**
+         * Bytes of answers the server holds that their clients have not read, over all
+         * connections; while past it, new work is refused with 503. 512 MiB is 74 of the
+         * largest /ogc pages seen (6.9 MB): forty slow readers of those pass, and the process
+         * stays well under 1.5 GB (742 MiB measured with 51 pages of 10.5 MB unread).
+         */
+        maxPendingAnswerBytes: z.number().int().min(0).default(DEFAULT_LIMITS.maxPendingAnswerBytes),
       })
       .strict()
       .default(DEFAULT_LIMITS),

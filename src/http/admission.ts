@@ -10,10 +10,12 @@ export interface AdmissionOptions {
   maxWaitMs: number;
   /** How long a request admitted now would wait for a worker, by the drawing pool's reckoning. */
   expectedWaitMs(): number;
+  /** Bytes of unread answers the server may hold before it refuses new work (limits.maxPendingAnswerBytes). */
+  maxPendingAnswerBytes: number;
 }
 
 /** Why a request was refused before it read anything; /metrics counts refusals by it. */
-export type RefusalReason = 'queue_full' | 'too_slow' | 'key_concurrency' | 'rate_limit';
+export type RefusalReason = 'queue_full' | 'too_slow' | 'key_concurrency' | 'rate_limit' | 'answers_unread';
 
 /** 503 before any work, saying why. */
 export class RefusedError extends OverloadedError {
@@ -48,16 +50,22 @@ const TOO_SLOW = busy('too_slow');
 /**
  * Admits a request to the drawing work, or refuses it with 503 before it reads anything:
  * at most `maxInFlight` at once, none that would wait longer than `maxWaitMs` for a worker,
- * and no more at once per key than the key's `maxConcurrent`. Under overload the service
- * sheds what it cannot serve in time, and what it admits waits behind a bounded queue.
+ * no more at once per key than the key's `maxConcurrent`, and none while the server holds
+ * more than `maxPendingAnswerBytes` of answers that their clients have not read. Under
+ * overload the service sheds what it cannot serve in time, and what it admits waits behind a
+ * bounded queue. A request counts until its answer is written, not until its handler
+ * returns: a client that stops reading holds its place (and its key's) until it reads or
+ * its connection is cut (limits.writeStallMs).
  */
-export function admission({ maxInFlight, maxWaitMs, expectedWaitMs }: AdmissionOptions): MiddlewareHandler<AppEnv> {
+export function admission({ maxInFlight, maxWaitMs, expectedWaitMs, maxPendingAnswerBytes }: AdmissionOptions): MiddlewareHandler<AppEnv> {
   let inFlight = 0;
   const perKey = new WeakMap<KeyGrant, number>();
   return async (c, next) => {
     const grant = c.get('grant');
     if (inFlight >= maxInFlight) throw QUEUE_FULL;
     if (expectedWaitMs() > maxWaitMs) throw TOO_SLOW;
+    const pendingBytes = c.env.pendingAnswerBytes;
+    if (pendingBytes > maxPendingAnswerBytes) throw answersUnread(pendingBytes, maxPendingAnswerBytes);
     const keyInFlight = perKey.get(grant) ?? 0;
     if (grant.maxConcurrent !== undefined && keyInFlight >= grant.maxConcurrent) {
       throw refusal(
@@ -67,11 +75,26 @@ export function admission({ maxInFlight, maxWaitMs, expectedWaitMs }: AdmissionO
     }
     inFlight++;
     perKey.set(grant, keyInFlight + 1);
-    try {
-      await next();
-    } finally {
+    const release = () => {
       inFlight--;
       perKey.set(grant, perKey.get(grant)! - 1);
+    };
+    try {
+      await next();
+    } catch (error) {
+      // Hono makes an answer of an Error thrown below; what else is thrown passes here, and is no answer to wait for.
+      release();
+      throw error;
     }
+    c.env.whenWritten(release);
   };
 }
+
+function answersUnread(pendingBytes: number, maxPendingAnswerBytes: number): RefusedError {
+  return refusal(
+    `The service holds ${bytes(pendingBytes)} of answers that their clients have not read yet, more than limits.maxPendingAnswerBytes (${bytes(maxPendingAnswerBytes)}) allows; retry shortly.`,
+    'answers_unread',
+  );
+}
+
+const bytes = (count: number) => `${count.toLocaleString('en-US')} bytes`;

@@ -2,9 +2,12 @@ import type { KeyGrant } from '../auth/keys.ts';
 import type { Format } from '../params/fields.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
+import type { AnswerDelivery } from './answer-delivery.ts';
 
-/** Values middleware hands on to later middleware and handlers. */
+/** What the server gives each request, and the values middleware hands on to later middleware and handlers. */
 export interface AppEnv {
+  /** From the runtime's server, which writes the answers: when this one is written, and what all unsent ones hold. */
+  Bindings: AnswerDelivery;
   Variables: {
     traceId: string;
     /** The format the client asked for, so errors can answer in it. */

@@ -31,7 +31,7 @@ export interface ServiceMetrics {
 const PREFIX = 'shapeshot_';
 /** Seconds: refusals and small images answer in the first buckets, the time budget (15 s by default) ends the last. */
 const LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
-const REFUSAL_REASONS: RefusalReason[] = ['queue_full', 'too_slow', 'key_concurrency', 'rate_limit'];
+const REFUSAL_REASONS: RefusalReason[] = ['queue_full', 'too_slow', 'key_concurrency', 'rate_limit', 'answers_unread'];
 const CANCEL_CAUSES: CancelCause[] = ['client_gone', 'time_budget'];
 
 export function createServiceMetrics(drawing: { readonly stats: PoolStats }): ServiceMetrics {
@@ -46,7 +46,7 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
     buckets: LATENCY_BUCKETS,
   });
   // Every reason and cause present at 0 from the start, so that rates over them are defined before the first one.
-  const refusals = tallyByLabel(registry, 'requests_rejected_total', 'Requests refused with 503 before any work: render queue full, too slow a wait for a worker, the key at its maxConcurrent, or its rate limit.', 'reason', REFUSAL_REASONS);
+  const refusals = tallyByLabel(registry, 'requests_rejected_total', 'Requests refused with 503 before any work: render queue full, too slow a wait for a worker, the key at its maxConcurrent, its rate limit, or too many bytes of answers their clients have not read (limits.maxPendingAnswerBytes).', 'reason', REFUSAL_REASONS);
   const cancellations = tallyByLabel(registry, 'requests_cancelled_total', 'Requests whose work was stopped: the client left, or the time budget (limits.requestTimeoutMs) was spent.', 'cause', CANCEL_CAUSES);
 
   poolGauge(registry, 'render_jobs_waiting', 'Drawing jobs waiting for a worker.', () => drawing.stats.waiting);

@@ -1,26 +1,52 @@
 import { httpOrigin, type FetchHandler, type Runtime } from './runtime.ts';
+import { WebAnswers } from './web-answers.ts';
 
 /** The part of Bun's global API used here (the project type-checks with Node's types). */
+interface BunServer {
+  hostname: string;
+  port: number;
+  /** This request's connection closes after this many seconds without a byte read or written (0: never). */
+  timeout(request: Request, seconds: number): void;
+  stop(): Promise<void>;
+}
 declare const Bun: {
   version: string;
-  serve(options: { hostname: string; port: number; idleTimeout: number; fetch: FetchHandler }): {
+  serve(options: {
     hostname: string;
     port: number;
-    stop(): Promise<void>;
-  };
+    idleTimeout: number;
+    fetch(request: Request, server: BunServer): Promise<Response>;
+  }): BunServer;
 };
 
 /** Bun's idleTimeout is in whole seconds, at most 255. */
 const MAX_IDLE_SECONDS = 255;
 
-/** Bun: its native HTTP server, Bun.serve. */
+/**
+ * Bun: its native HTTP server, Bun.serve. Its idle timeout ends a connection that neither
+ * reads nor writes for that long, also while it waits for a client to take an answer: set
+ * per request once the app has answered, it is the write-stall limit. It counts whole
+ * seconds, checked every 4 s, so a stalled client is cut up to 4 s past writeStallMs.
+ */
 export const bunRuntime: Runtime = {
   name: `Bun ${Bun.version}`,
-  async serve(fetch, { hostname, port, answerWithinMs }) {
-    // Bun closes a connection that is silent for 10 s by default, which could cut off a
-    // request the app is still allowed to work on.
+  async serve(fetch: FetchHandler, { hostname, port, answerWithinMs, writeStallMs }) {
+    // While the app works nothing is written: Bun's default 10 s could cut off a request the app is still allowed to work on.
     const idleTimeout = Math.min(MAX_IDLE_SECONDS, Math.ceil(answerWithinMs / 1000) + 1);
-    const server = Bun.serve({ hostname, port, idleTimeout, fetch });
+    const stallSeconds = Math.min(MAX_IDLE_SECONDS, Math.ceil(writeStallMs / 1000));
+    const answers = new WebAnswers();
+    const server = Bun.serve({
+      hostname,
+      port,
+      idleTimeout,
+      async fetch(request, server) {
+        const answer = answers.answer();
+        const response = await answer.make(fetch, request);
+        server.timeout(request, stallSeconds);
+        // Bun aborts the request's signal when its connection closes before the answer is written.
+        return answer.handOver(response, (end) => request.signal.addEventListener('abort', end, { once: true }));
+      },
+    });
     return { origin: httpOrigin(server.hostname, server.port), close: () => server.stop() };
   },
 };

@@ -1,20 +1,28 @@
-import { serve } from '@hono/node-server';
-import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { MalformedAnswer, MalformedStatus } from '../http/malformed.ts';
 import { MAX_HEAD_BYTES } from '../http/middleware.ts';
 import { FORMATS, type Format } from '../params/fields.ts';
+import { NodeAnswers, type HonoListener } from './node-answers.ts';
 import { httpOrigin, type FetchHandler, type Runtime } from './runtime.ts';
 
-/** Node: node:http through Hono's adapter. */
+/**
+ * Node: node:http through Hono's adapter, whose request listener is wrapped so that each
+ * answer is followed until it is written (node-answers.ts).
+ */
 export const nodeRuntime: Runtime = {
   name: `Node ${process.version}`,
-  serve: (fetch, { hostname, port, answerMalformed }) =>
+  serve: (fetch, { hostname, port, answerMalformed, writeStallMs, onStall }) =>
     new Promise((resolve, reject) => {
+      const answers = new NodeAnswers(writeStallMs, onStall);
       const closing = closeWhenAnswered(fetch);
-      const server = serve({ fetch: closing.fetch, hostname, port }, (info) => {
+      const hono = getRequestListener(answers.fetch(closing.fetch), { hostname }) as HonoListener;
+      const server = createServer(answers.listener(hono));
+      server.listen(port, hostname, () => {
         server.off('error', reject);
-        resolve({ origin: httpOrigin(info.address, info.port), close: () => closing.close(server as Server) });
+        const { address, port: listening } = server.address() as AddressInfo;
+        resolve({ origin: httpOrigin(address, listening), close: () => closing.close(server) });
       });
       server.once('error', reject);
       server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) =>
@@ -46,8 +54,8 @@ function closeWhenAnswered(fetch: FetchHandler): { fetch: FetchHandler; close(se
     }
   };
   return {
-    fetch(request) {
-      const answer = fetch(request);
+    fetch(request, delivery) {
+      const answer = fetch(request, delivery);
       return answer instanceof Promise ? answer.then(lastOnItsConnection) : lastOnItsConnection(answer);
     },
     close: (server) =>

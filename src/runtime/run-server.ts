@@ -58,6 +58,8 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
     hostname: config.host,
     port: config.port,
     answerWithinMs: config.limits.requestTimeoutMs,
+    writeStallMs: config.limits.writeStallMs,
+    onStall: () => logger.info({ writeStallMs: config.limits.writeStallMs }, 'answer dropped: its client read none of it for limits.writeStallMs'),
     answerMalformed: malformedAnswer(config.envelope, config.envelope.instance),
   });
   console.log(`shapeshot listening on ${listener.origin} (${runtime.name}; data: ${config.dataDir})`);

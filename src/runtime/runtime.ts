@@ -1,3 +1,4 @@
+import type { AnswerDelivery } from '../http/answer-delivery.ts';
 import type { MalformedAnswer } from '../http/malformed.ts';
 
 /**
@@ -13,7 +14,8 @@ export interface Runtime {
   serve(fetch: FetchHandler, options: ServeOptions): Promise<Listener>;
 }
 
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/** The app: each request comes with what the server tells it about the answer's writing. */
+export type FetchHandler = (request: Request, delivery: AnswerDelivery) => Response | Promise<Response>;
 
 export interface ServeOptions {
   hostname: string;
@@ -22,6 +24,10 @@ export interface ServeOptions {
   answerWithinMs: number;
   /** The answer to a request the server's parser refuses (too large, not HTTP), where the runtime lets us give one. */
   answerMalformed: MalformedAnswer;
+  /** An answer whose client takes no byte of it for this long is dropped, its connection closed where the runtime lets us. */
+  writeStallMs: number;
+  /** Told of each answer dropped because its client stopped reading, where the runtime tells (not Bun). */
+  onStall?(): void;
 }
 
 export interface Listener {

@@ -55,6 +55,7 @@ export async function startServer(config: Record<string, unknown> = {}): Promise
     hostname: '127.0.0.1',
     port: 0,
     answerWithinMs: parsed.limits.requestTimeoutMs,
+    writeStallMs: parsed.limits.writeStallMs,
     answerMalformed: malformedAnswer(parsed.envelope, parsed.envelope.instance),
   });
   return {
