@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverCommand } from '../../bench/server-process.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
-import { PAST_SOCKET_BUFFERS_FIELDS, stallingClient, until, writeWidePoints, type StalledClient } from '../support/slow-readers.ts';
+import { LARGE_ANSWER_BYTES, PAST_SOCKET_BUFFERS_FIELDS, stallingClient, until, writeWidePoints, type StalledClient } from '../support/slow-readers.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,7 +46,8 @@ afterAll(() => {
 /** A server on Node serving the wide points, with `settings` over a key and one drawing worker. */
 async function start(name: string, settings: { limits?: object; render?: object }): Promise<SpawnedServer> {
   const file = join(folder, `${name}.json`);
-  const config = { keys: [{ key: KEY }], dataDir: folder, logLevel: 'info', limits: settings.limits, render: { workers: 1, ...settings.render } };
+  const limits = { maxAnswerBytes: LARGE_ANSWER_BYTES, ...settings.limits };
+  const config = { keys: [{ key: KEY }], dataDir: folder, logLevel: 'info', limits, render: { workers: 1, ...settings.render } };
   writeFileSync(file, JSON.stringify(config));
   const server = await spawnServer([...serverCommand('node'), '--config', file, '--port', '0'], REPO);
   servers.push(server);

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, serverCommand } from '../../bench/server-process.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
-import { PAST_SOCKET_BUFFERS_FIELDS, stallingClient, until, writeWidePoints, type StalledClient } from '../support/slow-readers.ts';
+import { LARGE_ANSWER_BYTES, PAST_SOCKET_BUFFERS_FIELDS, stallingClient, until, writeWidePoints, type StalledClient } from '../support/slow-readers.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,7 +39,7 @@ beforeAll(() => {
     ],
     dataDir: folder,
     logLevel: 'warn',
-    limits: { writeStallMs: 5000, maxPendingAnswerBytes: 60_000_000 },
+    limits: { writeStallMs: 5000, maxPendingAnswerBytes: 60_000_000, maxAnswerBytes: LARGE_ANSWER_BYTES },
     render: { workers: 1, maxQueue: 8 },
   };
   writeFileSync(join(folder, 'config.json'), JSON.stringify(config));

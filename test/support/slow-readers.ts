@@ -11,6 +11,11 @@
  * machines, and a send buffer to tcp_wmem's, 4 MB): some 52 MB a page.
  */
 export const PAST_SOCKET_BUFFERS_FIELDS = 200;
+/**
+ * Such pages are past the default limits.maxAnswerBytes: the tests are about what happens to
+ * an answer once it is made, so their servers allow it.
+ */
+export const LARGE_ANSWER_BYTES = 128 * 1024 * 1024;
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
