@@ -88,7 +88,9 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
       const body = Buffer.from(await response.arrayBuffer());
       let headers = '';
       response.headers.forEach((value, name) => (headers += `${name}: ${value}\r\n`));
-      socket.end(`HTTP/1.1 ${status} ${response.statusText}\r\n${headers}Content-Length: ${body.length}\r\n\r\n${body.toString('latin1')}`, 'latin1');
+      // HEAD's answer has the length of GET's and no body (RFC 9110, 9.3.2): a client would read one as the next answer.
+      const content = requestLine.startsWith('HEAD ') ? '' : body.toString('latin1');
+      socket.end(`HTTP/1.1 ${status} ${response.statusText}\r\n${headers}Content-Length: ${body.length}\r\n\r\n${content}`, 'latin1');
     })
     .catch(() => socket.destroy());
 }

@@ -405,6 +405,14 @@ describe('oversized requests', () => {
     expect(envelope.children.find((element) => element.name === 'TraceId')!.text).toBe(url.headers['x-trace-id']);
     await expectAlive();
   });
+
+  it('answer HEAD with the length of the envelope and no body, which a client would read as the next answer', async () => {
+    server = await startServer({ dataDir: writeFixtures() });
+    const head = await rawRequest(server, `HEAD /REST/v1/shapefiles/images?file=lines&fid=0&key=${TEST_KEY} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(head.status).toBe(431);
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    expect(head.body).toBe('');
+  });
 });
 
 /** Sends `request` as it is on a socket of its own and reads the answer. */

@@ -21,14 +21,6 @@ const lower = (text: string) => text.toLowerCase();
 const param = (request: GeneratedRequest, name: string) => request.params.filter(([given]) => lower(given) === name).map(([, value]) => value);
 
 export const KNOWN_FAULTS: KnownFault[] = [
-  {
-    id: 'head-refusal-with-body',
-    description:
-      'found by these tests (not in issue 18): a HEAD request whose URL or headers pass 16 KiB gets its 414/431 envelope as a body ' +
-      '(src/runtime/node.ts answerClientError writes it whatever the method), which HTTP forbids: the client fails to parse the answer.',
-    explains: (request, problem) =>
-      request.method === 'HEAD' && problem.startsWith('no answer: connection failed: Parse Error') && (request.target.length > 16_000 || Object.values(request.headers).some((value) => value.length > 16_000)),
-  },
 ];
 
 /** The known fault that explains `problem`, if one does. */

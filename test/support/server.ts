@@ -11,6 +11,7 @@ import { buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { malformedAnswer } from '../../src/http/malformed.ts';
 import { nodeRuntime } from '../../src/runtime/node.ts';
+import type { FetchHandler } from '../../src/runtime/runtime.ts';
 import { createServices } from '../../src/server/services.ts';
 import type { Services } from '../../src/services.ts';
 
@@ -46,8 +47,8 @@ export async function startServer(config: Record<string, unknown> = {}): Promise
   const services = await createServices(parsed, pino({ level: parsed.logLevel }, sink));
   const app = buildApp(services);
   const answerWatchers = new Set<(url: string, status: number) => void>();
-  const fetchAndTell = async (request: Request) => {
-    const response = await app.fetch(request);
+  const fetchAndTell: FetchHandler = async (request, delivery) => {
+    const response = await app.fetch(request, delivery);
     for (const watcher of answerWatchers) watcher(request.url, response.status);
     return response;
   };
