@@ -48,6 +48,8 @@ export interface TileServer {
   abandoned: number;
   /** Sends the tiles of the held requests, and from now on every tile at once (mode 'ok'). */
   release(): void;
+  /** Answers the first held request with a 500, holding the others. */
+  failFirstHeld(): void;
   /** Resolves once `condition` holds: looked at now, and whenever a request comes or ends. */
   until(condition: (server: TileServer) => boolean): Promise<void>;
   close(): Promise<void>;
@@ -105,6 +107,13 @@ export async function startTileServer(): Promise<TileServer> {
       const waiting = [...held];
       held.clear();
       for (const send of waiting) send();
+    },
+    failFirstHeld() {
+      const [first] = held;
+      held.delete(first);
+      state.mode = 'error';
+      first();
+      state.mode = 'held';
     },
     until: (condition) =>
       new Promise((resolve) => {
