@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FileSetPaths, ShapefileFiles } from '../shapefile/file-set.ts';
 
@@ -21,7 +22,7 @@ export interface ShapefileVersion {
 export async function shapefileVersion(files: ShapefileFiles): Promise<ShapefileVersion> {
   const paths = Object.entries(files.paths) as [keyof FileSetPaths, string][];
   // A file gone since the listing counts as absent; the drawing workers decide what that means.
-  const stats = await Promise.all(paths.map(([, path]) => stat(path).catch(unlessMissing)));
+  const stats = await Promise.all(paths.map(([, path]) => sharedStat(path)));
   const version: ShapefileVersion['files'] = {};
   let newest = 0;
   paths.forEach(([kind], index) => {
@@ -32,6 +33,25 @@ export async function shapefileVersion(files: ShapefileFiles): Promise<Shapefile
     newest = Math.max(newest, mtimeMs);
   });
   return { files: version, lastModified: new Date(newest) };
+}
+
+/**
+ * Stats under way, by path: requests that ask for the same file at the same time share one
+ * (under load most ask for the few files in use), so a burst costs the thread pool a stat
+ * per file, not one per request. One started before a request came is as current as one
+ * that request would start: a change in between is a change just after a request.
+ */
+const statsUnderWay = new Map<string, Promise<Stats | undefined>>();
+
+function sharedStat(path: string): Promise<Stats | undefined> {
+  let statting = statsUnderWay.get(path);
+  if (!statting) {
+    statting = stat(path)
+      .catch(unlessMissing)
+      .finally(() => statsUnderWay.delete(path));
+    statsUnderWay.set(path, statting);
+  }
+  return statting;
 }
 
 function unlessMissing(error: NodeJS.ErrnoException): undefined {
