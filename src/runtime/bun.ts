@@ -31,8 +31,9 @@ const MAX_IDLE_SECONDS = 255;
  * reads nor writes for that long, also while it waits for a client to take an answer: set
  * per request once the app has answered, it is the write-stall limit. It counts whole
  * seconds, checked every 4 s, so a stalled client is cut up to 4 s past writeStallMs. Set per
- * request, it is the connection's: each request sets the work's again first, so that a later
- * request on a kept-alive connection is not cut off by the shorter stall limit while its app works.
+ * request, it is set on the connection and may stay there: each request sets the work's again
+ * first, so that a later request on a kept-alive connection is not cut off by the shorter
+ * stall limit while its app works.
  */
 export const bunRuntime: Runtime = {
   name: `Bun ${Bun.version}`,
