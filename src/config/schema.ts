@@ -108,8 +108,11 @@ export const configSchema = z
         maxIds: z.number().int().min(1).default(DEFAULT_LIMITS.maxIds),
         /** Most pixels one request may make in all its images together. */
         maxPixelsPerRequest: z.number().int().min(1).default(DEFAULT_LIMITS.maxPixelsPerRequest),
-        /** A request still at work after this many milliseconds gets 503, and its work stops. */
-        requestTimeoutMs: z.number().int().min(100).default(DEFAULT_LIMITS.requestTimeoutMs),
+        /**
+         * A request still at work after this many milliseconds gets 503, and its work stops. At
+         * most an hour: timers past 2^31-1 ms (24.8 days) fire at once.
+         */
+        requestTimeoutMs: z.number().int().min(100).max(60 * 60 * 1000).default(DEFAULT_LIMITS.requestTimeoutMs),
         /** Most features one map may draw (those in view); past it the map is refused with 400. */
         maxMapFeatures: z.number().int().min(1).default(DEFAULT_LIMITS.maxMapFeatures),
         /** Most vertices (as stored, before simplification) one map may draw. */
@@ -132,14 +135,17 @@ export const configSchema = z
         maxAnswerBytes: z.number().int().min(1024).default(DEFAULT_LIMITS.maxAnswerBytes),
         /**
          * A client that takes no byte of its answer for this long is cut off and the answer
-         * dropped (Bun counts whole seconds, up to 255; README, Runtimes).
+         * dropped (Bun counts whole seconds, up to 255; README, Runtimes). At most ten minutes:
+         * past 2^31-1 ms timers fire at once, and a stall that long holds its bytes for nothing.
          */
-        writeStallMs: z.number().int().min(100).default(DEFAULT_LIMITS.writeStallMs),
+        writeStallMs: z.number().int().min(100).max(10 * 60 * 1000).default(DEFAULT_LIMITS.writeStallMs),
         /**
-         * Bytes of answers the server holds that their clients have not read, over all
-         * connections; while past it, new work is refused with 503. 512 MiB is 74 of the
-         * largest /ogc pages seen (6.9 MB): forty slow readers of those pass, and the process
-         * stays well under 1.5 GB (742 MiB measured with 51 pages of 10.5 MB unread).
+         * Bytes of admitted requests' answers made and not yet read by their clients, over all
+         * connections: while past it, new work is refused with 503, and so is an answer that
+         * would take the total past it once made (one is given alone, however large). 512 MiB
+         * is ten of the largest answers (maxAnswerBytes, 48 MiB) and leaves the process well
+         * under 1.5 GB with forty clients that never read (742 MiB measured with 51 /ogc pages
+         * of 10.5 MB unread). Answers without admission (the docs) are not counted.
          */
         maxPendingAnswerBytes: z.number().int().min(0).default(DEFAULT_LIMITS.maxPendingAnswerBytes),
       })

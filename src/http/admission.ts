@@ -1,4 +1,9 @@
-import type { MiddlewareHandler } from 'hono';
+/**
+ * Admission: which requests may start work that reads shapefiles, and how many bytes their
+ * answers may hold while their clients have not read them. Refused before any work, with 503
+ * and the reason /metrics counts: a service that sheds what it cannot serve stays up.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyGrant } from '../auth/keys.ts';
 import { OverloadedError } from '../errors.ts';
 import type { AppEnv } from './context.ts';
@@ -51,7 +56,8 @@ const TOO_SLOW = busy('too_slow');
  * Admits a request to the drawing work, or refuses it with 503 before it reads anything:
  * at most `maxInFlight` at once, none that would wait longer than `maxWaitMs` for a worker,
  * no more at once per key than the key's `maxConcurrent`, and none while the server holds
- * more than `maxPendingAnswerBytes` of answers that their clients have not read. Under
+ * more than `maxPendingAnswerBytes` of answers that their clients have not read (an admitted
+ * request's answer is checked against it again once made: reserveAnswer). Under
  * overload the service sheds what it cannot serve in time, and what it admits waits behind a
  * bounded queue. A request counts until its answer is written, not until its handler
  * returns: a client that stops reading holds its place (and its key's) until it reads or
@@ -75,6 +81,7 @@ export function admission({ maxInFlight, maxWaitMs, expectedWaitMs, maxPendingAn
     }
     inFlight++;
     perKey.set(grant, keyInFlight + 1);
+    c.set('maxPendingAnswerBytes', maxPendingAnswerBytes);
     const release = () => {
       inFlight--;
       perKey.set(grant, perKey.get(grant)! - 1);
@@ -90,11 +97,32 @@ export function admission({ maxInFlight, maxWaitMs, expectedWaitMs, maxPendingAn
   };
 }
 
+/**
+ * Called with an admitted request's answer once its bytes exist, before they are sent: from
+ * then they count in the bytes of unread answers (admission counts only what the server holds,
+ * so up to maxInFlight answers being made could pass the bound unseen). Past
+ * limits.maxPendingAnswerBytes the answer is dropped and 503 answers instead. An answer is
+ * given alone, when no other is held, however large: else one past the bound would never be.
+ * A request no admission counted (the docs, a refusal) is not charged.
+ */
+export function reserveAnswer(c: Context<AppEnv>, bytes: number): void {
+  const maxPendingAnswerBytes = c.get('maxPendingAnswerBytes');
+  if (maxPendingAnswerBytes === undefined) return;
+  const pendingBytes = c.env.pendingAnswerBytes;
+  if (pendingBytes > 0 && pendingBytes + bytes > maxPendingAnswerBytes) {
+    throw refusal(
+      `This answer of ${formatBytes(bytes)} would take the answers that their clients have not read yet to ${formatBytes(pendingBytes + bytes)}, more than limits.maxPendingAnswerBytes (${formatBytes(maxPendingAnswerBytes)}) allows; retry shortly.`,
+      'answers_unread',
+    );
+  }
+  c.env.reserve(bytes);
+}
+
 function answersUnread(pendingBytes: number, maxPendingAnswerBytes: number): RefusedError {
   return refusal(
-    `The service holds ${bytes(pendingBytes)} of answers that their clients have not read yet, more than limits.maxPendingAnswerBytes (${bytes(maxPendingAnswerBytes)}) allows; retry shortly.`,
+    `The service holds ${formatBytes(pendingBytes)} of answers that their clients have not read yet, more than limits.maxPendingAnswerBytes (${formatBytes(maxPendingAnswerBytes)}) allows; retry shortly.`,
     'answers_unread',
   );
 }
 
-const bytes = (count: number) => `${count.toLocaleString('en-US')} bytes`;
+const formatBytes = (count: number) => `${count.toLocaleString('en-US')} bytes`;

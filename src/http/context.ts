@@ -17,6 +17,8 @@ export interface AppEnv {
     shapefile: ShapefileFiles;
     /** Fires when the client has gone or the request's time is up; every stage of the work stops on it. */
     signal: AbortSignal;
+    /** Set once admission has admitted the request: the bound its answer's bytes are reserved within (admission.ts, reserveAnswer). */
+    maxPendingAnswerBytes?: number;
     /** Present when the server sends Server-Timing (config `serverTiming`). */
     timing?: RequestTiming;
   };

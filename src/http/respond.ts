@@ -8,6 +8,7 @@ import { envelopeToJson } from '../envelope/json.ts';
 import type { Envelope, ImageCollection } from '../envelope/model.ts';
 import { envelopeToXml } from '../envelope/xml.ts';
 import { IMAGE_CONTENT_TYPES, type Format } from '../params/fields.ts';
+import { reserveAnswer } from './admission.ts';
 import type { AppEnv } from './context.ts';
 
 export interface EnvelopeSettings {
@@ -17,18 +18,22 @@ export interface EnvelopeSettings {
 /**
  * Sends an envelope in the requested format. `png`, `svg` and `jpeg` answer with the first
  * image's bytes; such a request that failed gets a JSON envelope. `limit` bounds a
- * success's answer (its images were written within it already; the head is added here).
+ * success's answer (its images were written within it already; the head is added here). A
+ * success's bytes are reserved among the unread answers' before they are sent (a failure's
+ * envelope is small, and must not be refused in turn).
  */
-export function sendEnvelope(c: Context, envelope: Envelope, format: Format, settings: EnvelopeSettings, limit?: AnswerLimit): Response {
+export function sendEnvelope(c: Context<AppEnv>, envelope: Envelope, format: Format, settings: EnvelopeSettings, limit?: AnswerLimit): Response {
   const status = envelope.statusCode as 200;
   if (status !== 200) notCacheable(c);
   const firstImage = envelope.resource?.images[0];
   const imageType = IMAGE_CONTENT_TYPES[format];
   if (imageType && firstImage) {
+    if (status === 200) reserveAnswer(c, firstImage.byteLength);
     c.header('Content-Type', imageType);
     return c.body(firstImage as Uint8Array<ArrayBuffer>, status);
   }
   const { contentType, body } = envelopeBody(envelope, format, settings, limit);
+  if (status === 200) reserveAnswer(c, body.byteLength);
   c.header('Content-Type', contentType);
   return c.body(body, status);
 }

@@ -7,6 +7,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { setCacheControl } from '../caching/cache-control.ts';
 import type { CollectionFacts, DescribedCollection } from '../drawing/feature-items.ts';
 import { NotFoundError, ServiceError } from '../errors.ts';
+import { reserveAnswer } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { shapefileForKey } from '../operations/shapefile-for-key.ts';
 import type { Services } from '../services.ts';
@@ -166,10 +167,13 @@ function unlessMissing(error: unknown): undefined {
   throw error;
 }
 
+/** As bytes: their size is what an admitted answer reserves (the Response would encode the text all the same). */
 function sendJson(c: Context<AppEnv>, document: unknown, type: string = MEDIA_TYPES.json): Response {
-  return c.body(JSON.stringify(document), 200, { 'Content-Type': type });
+  return sendBytes(c, new TextEncoder().encode(JSON.stringify(document)), type);
 }
 
+/** Reserved among the unread answers' bytes before they are sent, where the request was admitted. */
 function sendBytes(c: Context<AppEnv>, bytes: Uint8Array, type: string): Response {
+  reserveAnswer(c, bytes.byteLength);
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': type });
 }

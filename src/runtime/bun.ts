@@ -1,3 +1,7 @@
+/**
+ * Serving on Bun, for src/server/bun.ts: Bun.serve, with its idle timeout as the limit on
+ * both the app's work and a client that stops reading its answer.
+ */
 import { httpOrigin, type FetchHandler, type Runtime } from './runtime.ts';
 import { WebAnswers } from './web-answers.ts';
 
@@ -26,7 +30,10 @@ const MAX_IDLE_SECONDS = 255;
  * Bun: its native HTTP server, Bun.serve. Its idle timeout ends a connection that neither
  * reads nor writes for that long, also while it waits for a client to take an answer: set
  * per request once the app has answered, it is the write-stall limit. It counts whole
- * seconds, checked every 4 s, so a stalled client is cut up to 4 s past writeStallMs.
+ * seconds, checked every 4 s, so a stalled client is cut up to 4 s past writeStallMs. Set per
+ * request, it is set on the connection and may stay there: each request sets the work's again
+ * first, so that a later request on a kept-alive connection is not cut off by the shorter
+ * stall limit while its app works.
  */
 export const bunRuntime: Runtime = {
   name: `Bun ${Bun.version}`,
@@ -40,11 +47,12 @@ export const bunRuntime: Runtime = {
       port,
       idleTimeout,
       async fetch(request, server) {
+        server.timeout(request, idleTimeout);
         const answer = answers.answer();
         const response = await answer.make(fetch, request);
         server.timeout(request, stallSeconds);
-        // Bun aborts the request's signal when its connection closes before the answer is written.
-        return answer.handOver(response, (end) => request.signal.addEventListener('abort', end, { once: true }));
+        // Bun aborts the request's signal when its connection closes before the answer is written; perhaps while the app worked.
+        return answer.handOver(response, (end) => (request.signal.aborted ? end() : request.signal.addEventListener('abort', end, { once: true })));
       },
     });
     return { origin: httpOrigin(server.hostname, server.port), close: () => server.stop() };

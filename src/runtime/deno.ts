@@ -1,3 +1,7 @@
+/**
+ * Serving on Deno, for src/server/deno.ts: Deno.serve, with what web-answers.ts does for the
+ * answers it cannot watch being written.
+ */
 import { httpOrigin, type FetchHandler, type Runtime } from './runtime.ts';
 import { StallWatch } from './stall-watch.ts';
 import { AnswerStalledError, WebAnswers } from './web-answers.ts';

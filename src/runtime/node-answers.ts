@@ -5,8 +5,10 @@
  * it costs an object, a place in the stall watch's set, a check of two flags and no listener
  * (measured against the server without them, a 20 KB answer over loopback at c=8: 0.5 µs of
  * CPU a request more, in the noise of the 40 µs the request costs).
- * Only an answer the socket could not take at once is charged and listened to until its
- * response closes.
+ * Only an answer the socket could not take at once is listened to until its response closes,
+ * and only an admitted request's is charged: what answers without admission (the docs, the
+ * playground) is one buffer shared by all its requests, and a client without a key must not
+ * be able to fill limits.maxPendingAnswerBytes with it. Those are cut when stalled all the same.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -42,7 +44,9 @@ export class NodeAnswers {
       const answer = new NodeAnswer(this, outgoing);
       (outgoing as Tagged)[ANSWER] = answer;
       this.stalls.watch(answer);
-      void hono(incoming, outgoing).then(() => answer.handedOver());
+      // Rejected or not, the answer is with node:http now (or never will be): else its slot and its place in the watch would stay.
+      const handedOver = () => answer.handedOver();
+      void hono(incoming, outgoing).then(handedOver, handedOver);
     };
   }
 
@@ -55,7 +59,10 @@ export class NodeAnswers {
 /** One request's answer, from the app's answer to its last byte written. */
 export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
   private written: (() => void) | undefined;
-  /** Bytes counted in pendingBytes for it. */
+  /** Its request was admitted (whenWritten was called): its bytes are charged. */
+  private admitted = false;
+  private finished = false;
+  /** Bytes counted in pendingBytes for it: reserved while it is made, then what node:http holds of it. */
   private charged = 0;
 
   constructor(
@@ -70,7 +77,15 @@ export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
   }
 
   whenWritten(written: () => void): void {
-    this.written = written;
+    this.admitted = true;
+    if (this.finished) written();
+    else this.written = written;
+  }
+
+  reserve(bytes: number): void {
+    if (this.finished) return;
+    this.charged += bytes;
+    this.answers.pendingBytes += bytes;
   }
 
   /** All of it is with node:http: written, or buffered for a client that has not taken it. */
@@ -80,8 +95,10 @@ export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
       this.done();
       return;
     }
+    // What it holds now replaces what was reserved while it was made.
+    this.answers.pendingBytes -= this.charged;
     // The whole unfinished write, not what the socket has taken of it: its buffer is freed only when all of it is written.
-    this.charged = outgoing.writableLength;
+    this.charged = this.admitted ? outgoing.writableLength : 0;
     this.answers.pendingBytes += this.charged;
     outgoing.once('close', () => this.done());
   }
@@ -102,6 +119,8 @@ export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
   }
 
   private done(): void {
+    if (this.finished) return;
+    this.finished = true;
     this.answers.stalls.forget(this);
     this.answers.pendingBytes -= this.charged;
     this.charged = 0;

@@ -1,3 +1,7 @@
+/**
+ * Serving on Node, for src/server/node.ts: node:http through Hono's adapter, with the answers
+ * followed until written, a graceful close, and our envelope for requests node:http refuses.
+ */
 import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -36,8 +40,8 @@ export const nodeRuntime: Runtime = {
  * closes the idle connections then, but would keep one whose answer is still in the works
  * open for the client's next request (keepAliveTimeout, 5 s); answers made from then on go
  * out with `Connection: close`, so each connection closes as its last answer is written.
- * Marked as they leave `fetch`, not tracked per request from its start: a listener on
- * every request and its answer cost a few per cent of the event loop under load.
+ * Marked as they leave `fetch`: only a flag is read; the answers themselves are followed by
+ * NodeAnswers, which listens to none that the socket took at once.
  */
 function closeWhenAnswered(fetch: FetchHandler): { fetch: FetchHandler; close(server: Server): Promise<void> } {
   let closing = false;

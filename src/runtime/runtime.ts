@@ -1,3 +1,7 @@
+/**
+ * The one place where the three runtimes differ (their HTTP servers), as an interface that
+ * each runtime's entry point fills, so that the rest of the service is written once.
+ */
 import type { AnswerDelivery } from '../http/answer-delivery.ts';
 import type { MalformedAnswer } from '../http/malformed.ts';
 

@@ -4,21 +4,31 @@
  * body of bytes is handed to its HTTP stack (which then keeps all of it until the client has
  * read it), and Bun tells nothing. What both do tell is when they want more of a body that
  * is a stream: each asks for the next chunk once it has written the last, and cancels the
- * stream when the connection closes. So an answer larger than one slice is handed over as a
- * stream of slices of its bytes: the runtime holds a slice, not the answer; the answer is
+ * stream when the connection closes. So a large answer is handed over as a stream of slices
+ * of its bytes, each a copy: the runtime holds a slice, never the answer; the answer is
  * written when the runtime asks past its end; and a runtime that has not asked for the next
- * slice in writeStallMs has a client that stopped reading.
+ * slice in writeStallMs has a client that stopped reading. Only admitted requests' answers
+ * are charged (a client without a key must not fill limits.maxPendingAnswerBytes with the
+ * docs); on Deno the others are streamed as they come, to be watched for stalls, and on Bun,
+ * which cuts stalled connections itself, handed over untouched: neither is copied whole.
  */
 import type { AnswerDelivery } from '../http/answer-delivery.ts';
 import type { FetchHandler } from './runtime.ts';
 import { StallWatch, WatchedWrite } from './stall-watch.ts';
 
 /**
- * Bytes handed to the runtime at a time. An answer no larger is handed over as it is and
- * counts as written: the operating system's socket buffer takes that much at once. Most
- * answers are (a PNG of some 20 KB), and they pay no stream.
+ * An admitted answer no larger is handed over as it is and counts as written: the operating
+ * system's socket buffer takes that much at once. Most answers are (a PNG of some 20 KB), and
+ * they pay no stream.
  */
-export const SLICE_BYTES = 64 * 1024;
+export const WHOLE_BYTES = 64 * 1024;
+
+/**
+ * Bytes handed to the runtime at a time. Small, so that "stalled" is close to "no progress":
+ * a client that takes less than one slice per writeStallMs (16 KiB per 10 s by default) is
+ * cut off (README, Runtimes).
+ */
+export const SLICE_BYTES = 16 * 1024;
 
 /** Why an answer's body stops: its client took nothing for writeStallMs. Not a fault to log. */
 export class AnswerStalledError extends Error {
@@ -30,7 +40,7 @@ export class AnswerStalledError extends Error {
 
 /** The answers of one Deno or Bun server. */
 export class WebAnswers {
-  /** Bytes of answers handed to the runtime and not yet asked for by it. */
+  /** Bytes of admitted answers reserved while made, or handed to the runtime and not yet asked for by it. */
   pendingBytes = 0;
 
   /** `stalls`: where the runtime cuts no stalled connection itself (Deno). */
@@ -45,6 +55,10 @@ export class WebAnswers {
 export class WebAnswer implements AnswerDelivery {
   private written: (() => void) | undefined;
   private finished = false;
+  /** Its request was admitted (whenWritten was called): its bytes are charged. */
+  private admitted = false;
+  /** Bytes reserved while the app made it: charged until it is handed over. */
+  private reserved = 0;
 
   constructor(readonly answers: WebAnswers) {}
 
@@ -53,7 +67,15 @@ export class WebAnswer implements AnswerDelivery {
   }
 
   whenWritten(written: () => void): void {
-    this.written = written;
+    this.admitted = true;
+    if (this.finished) written();
+    else this.written = written;
+  }
+
+  reserve(bytes: number): void {
+    if (this.finished) return;
+    this.reserved += bytes;
+    this.answers.pendingBytes += bytes;
   }
 
   /** The app's answer to `request`. */
@@ -67,18 +89,20 @@ export class WebAnswer implements AnswerDelivery {
   }
 
   /**
-   * The response to give the runtime for the app's: the same when its body fits one slice;
-   * else its bytes as a stream of slices, charged until the runtime has asked past their end
-   * or cancelled it. The body is read whole first: the app's answers are bytes or text in
-   * memory, and Bun hands even those out in 2 MB chunks, so only the whole tells their size.
-   * `onClosed` is handed the end, for a runtime that may drop a stream it never read when the
-   * connection closes first.
+   * The response to give the runtime for the app's. An admitted answer's body is read whole
+   * first (the app's answers are bytes or text in memory, and Bun hands even those out in
+   * 2 MB chunks, so only the whole tells their size): given as it is when it fits WHOLE_BYTES,
+   * else as a stream of slices with its length, charged until the runtime has asked past its
+   * end or cancelled it. `onClosed` is handed the end, for a runtime that may drop a stream it
+   * never read when the connection closes first.
    */
   async handOver(response: Response, onClosed: (end: () => void) => void): Promise<Response> {
+    this.unreserve();
     if (!response.body) {
       this.done();
       return response;
     }
+    if (!this.admitted) return this.handOverUncharged(response, onClosed);
     let bytes: Uint8Array<ArrayBuffer>;
     try {
       bytes = new Uint8Array(await response.arrayBuffer());
@@ -86,13 +110,13 @@ export class WebAnswer implements AnswerDelivery {
       this.done();
       throw error;
     }
-    if (bytes.byteLength <= SLICE_BYTES) {
+    if (bytes.byteLength <= WHOLE_BYTES) {
       this.done();
       return new Response(bytes, response);
     }
     const headers = new Headers(response.headers);
     headers.set('Content-Length', String(bytes.byteLength));
-    const body = new SlicedBody(this, bytes);
+    const body = new SlicedBody(this, bytes.byteLength, wholeBytes(bytes));
     onClosed(() => body.end());
     return new Response(body.stream, { status: response.status, statusText: response.statusText, headers });
   }
@@ -100,28 +124,84 @@ export class WebAnswer implements AnswerDelivery {
   done(): void {
     if (this.finished) return;
     this.finished = true;
+    this.unreserve();
     const written = this.written;
     this.written = undefined;
     written?.();
   }
+
+  /**
+   * An answer no admission counted: its body as it comes (its length unknown then), watched
+   * for stalls where the runtime does not cut them itself; untouched where it does.
+   */
+  private handOverUncharged(response: Response, onClosed: (end: () => void) => void): Response {
+    if (!this.answers.stalls) {
+      this.done();
+      return response;
+    }
+    const body = new SlicedBody(this, 0, chunksOf(response.body!));
+    onClosed(() => body.end());
+    return new Response(body.stream, response);
+  }
+
+  private unreserve(): void {
+    this.answers.pendingBytes -= this.reserved;
+    this.reserved = 0;
+  }
+}
+
+/** Where a sliced body's bytes come from, a chunk at a time. */
+interface Chunks {
+  /** The next chunk; undefined past the last. */
+  next(): Promise<Uint8Array | undefined>;
+  /** No more are wanted. */
+  cancel(): void;
+}
+
+/** One chunk: the answer's bytes, let go of once handed out. */
+function wholeBytes(bytes: Uint8Array): Chunks {
+  let rest: Uint8Array | undefined = bytes;
+  return {
+    next() {
+      const chunk = rest;
+      rest = undefined;
+      return Promise.resolve(chunk);
+    },
+    cancel: () => void (rest = undefined),
+  };
+}
+
+/** The chunks of a body as its stream gives them. */
+function chunksOf(stream: ReadableStream<Uint8Array>): Chunks {
+  const reader = stream.getReader();
+  return {
+    next: async () => {
+      const { done, value } = await reader.read();
+      return done ? undefined : value;
+    },
+    // A body already ended or errored has nothing to cancel.
+    cancel: () => void reader.cancel().catch(() => {}),
+  };
 }
 
 /** An answer's bytes as a stream the runtime pulls slice by slice. */
 class SlicedBody extends WatchedWrite {
   readonly stream: ReadableStream<Uint8Array>;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
-  /** What is handed over: bytes before it are with the runtime. */
+  /** The chunk being sliced, and how far: bytes before `offset` are with the runtime. */
+  private chunk: Uint8Array = new Uint8Array(0);
   private offset = 0;
   private pulls = 0;
   private ended = false;
 
+  /** `charged`: bytes counted in pendingBytes for it until it ends (its whole answer, which it holds until then). */
   constructor(
     private readonly answer: WebAnswer,
-    private bytes: Uint8Array,
+    private readonly charged: number,
+    private readonly chunks: Chunks,
   ) {
     super();
-    // Charged whole until the end: the slices with the runtime are views of it, which keep all of it.
-    answer.answers.pendingBytes += bytes.byteLength;
+    answer.answers.pendingBytes += charged;
     // highWaterMark 0: a pull is the runtime asking, not the stream filling a queue of its own.
     this.stream = new ReadableStream<Uint8Array>(
       {
@@ -150,19 +230,32 @@ class SlicedBody extends WatchedWrite {
     if (this.ended) return;
     this.ended = true;
     this.answer.answers.stalls?.forget(this);
-    this.answer.answers.pendingBytes -= this.bytes.byteLength;
-    this.bytes = new Uint8Array(0);
+    this.answer.answers.pendingBytes -= this.charged;
+    this.chunk = new Uint8Array(0);
+    this.chunks.cancel();
     this.answer.done();
   }
 
-  private pull(): void {
+  private async pull(): Promise<void> {
     this.pulls++;
-    if (this.offset >= this.bytes.byteLength) {
-      this.controller.close();
+    try {
+      while (this.offset >= this.chunk.byteLength) {
+        const next = await this.chunks.next();
+        if (this.ended) return;
+        if (next === undefined) {
+          this.controller.close();
+          this.end();
+          return;
+        }
+        this.chunk = next;
+        this.offset = 0;
+      }
+    } catch (error) {
       this.end();
-      return;
+      throw error;
     }
-    const slice = this.bytes.subarray(this.offset, this.offset + SLICE_BYTES);
+    // A copy: a view would keep the whole answer alive with the runtime, however long its client stalls.
+    const slice = this.chunk.slice(this.offset, this.offset + SLICE_BYTES);
     this.offset += slice.byteLength;
     this.controller.enqueue(slice);
   }

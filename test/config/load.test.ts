@@ -41,6 +41,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ SHAPESHOT_PORT: 'eighty' })).toThrow(/SHAPESHOT_PORT 'eighty'/);
   });
 
+  it('bounds the time limits below what a timer can wait (past 2^31-1 ms one fires at once)', () => {
+    expect(parseConfig({ limits: { writeStallMs: 600_000, requestTimeoutMs: 3_600_000 } }).limits).toMatchObject({ writeStallMs: 600_000, requestTimeoutMs: 3_600_000 });
+    expect(() => parseConfig({ limits: { writeStallMs: 600_001 } })).toThrow(/field 'limits.writeStallMs'.*600000/);
+    expect(() => parseConfig({ limits: { requestTimeoutMs: 2 ** 31 } })).toThrow(/field 'limits.requestTimeoutMs'.*3600000/);
+  });
+
   it('names a configuration file that cannot be read or is not JSON', () => {
     expect(() => loadConfig({ SHAPESHOT_CONFIG: '/nonexistent/shapeshot.json' })).toThrow(/Cannot read configuration file/);
     const file = `${tempDir()}/broken.json`;

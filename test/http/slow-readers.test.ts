@@ -121,6 +121,23 @@ describe('answers nobody reads, past limits.maxPendingAnswerBytes', () => {
   }, 60_000);
 });
 
+describe('an admitted answer that would take the unread answers past limits.maxPendingAnswerBytes once made', () => {
+  it('is dropped and answered 503 naming the limit, counted as answers_unread; a small one is still given', async () => {
+    // The stalled 52 MB page leaves the bound not yet passed: admission lets the next one in.
+    const server = await start('made', { limits: { writeStallMs: 60_000, maxPendingAnswerBytes: 60_000_000 }, render: { maxQueue: 8 } });
+    expect((await stalled(server)).status).toBe(200);
+
+    const refused = await get(server, HUGE_PAGE);
+    expect(refused.status).toBe(503);
+    expect(refused.retryAfter).not.toBeNull();
+    expect(JSON.parse(refused.text).description).toMatch(
+      /^This answer of [\d,]+ bytes would take the answers that their clients have not read yet to [\d,]+ bytes, more than limits\.maxPendingAnswerBytes \(60,000,000 bytes\) allows; retry shortly\.$/,
+    );
+    expect(await metric(server, 'shapeshot_requests_rejected_total{reason="answers_unread"}')).toBe(1);
+    expect((await get(server, SMALL_PAGE)).status).toBe(200);
+  }, 60_000);
+});
+
 describe('40 clients that ask for large answers and never read', () => {
   it('keep the process under 1.5 GB while small requests are answered, and past the bound further large ones are refused', async () => {
     // No client is cut off while the test runs, however slowly the machine makes the pages.

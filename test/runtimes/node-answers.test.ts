@@ -30,13 +30,21 @@ interface Seen {
   written: Promise<void>;
 }
 
-async function serve(answer: (path: string) => Response): Promise<{ origin: string; seen: Seen[]; stalled: Promise<void> }> {
+/**
+ * Serves `answer` as an admitted request's (whenWritten called, as admission does), or with
+ * `admitted: false` as one no admission counted (the docs).
+ */
+async function serve(
+  answer: (path: string, delivery: AnswerDelivery) => Response,
+  { admitted = true } = {},
+): Promise<{ origin: string; seen: Seen[]; stalled: Promise<void> }> {
   const seen: Seen[] = [];
   let onStall!: () => void;
   const stalled = new Promise<void>((resolve) => (onStall = resolve));
   const fetch: FetchHandler = (request, delivery) => {
-    seen.push({ delivery, written: new Promise((resolve) => delivery.whenWritten(resolve)) });
-    return answer(new URL(request.url).pathname);
+    const response = answer(new URL(request.url).pathname, delivery);
+    seen.push({ delivery, written: admitted ? new Promise((resolve) => delivery.whenWritten(resolve)) : new Promise(() => {}) });
+    return response;
   };
   const { envelope } = parseConfig({});
   listener = await nodeRuntime.serve(fetch, {
@@ -70,6 +78,41 @@ describe("Node's answers", () => {
     await written;
     expect(delivery.pendingAnswerBytes).toBe(0);
     expect(isWritten).toBe(true);
+  });
+
+  it('count bytes reserved while the answer is made, replaced by what node:http holds once it is handed over', async () => {
+    let reservedSeen = Number.NaN;
+    const { origin, seen } = await serve((_path, delivery) => {
+      delivery.reserve(BYTES);
+      reservedSeen = delivery.pendingAnswerBytes;
+      return new Response(new Uint8Array(BYTES));
+    });
+    const client = await stalledClient(origin, '/');
+    expect(reservedSeen).toBe(BYTES);
+    // Not twice: the reservation gave way to the unfinished write.
+    expect(seen[0].delivery.pendingAnswerBytes).toBeGreaterThan(0);
+    expect(seen[0].delivery.pendingAnswerBytes).toBeLessThanOrEqual(BYTES + 1024);
+    await client.readToEnd();
+    await seen[0].written;
+    expect(seen[0].delivery.pendingAnswerBytes).toBe(0);
+  });
+
+  it('of requests no admission counted hold no charge, and are cut off all the same when their client stops reading', async () => {
+    const { origin, seen, stalled } = await serve(() => new Response(new Uint8Array(BYTES)), { admitted: false });
+    const client = await stalledClient(origin, '/');
+    expect(seen[0].delivery.pendingAnswerBytes).toBe(0);
+    await stalled;
+    const { bodyBytes } = await client.readToEnd();
+    expect(bodyBytes).toBeLessThan(BYTES);
+  });
+
+  it('call back at once when told to once already written', async () => {
+    const { origin, seen } = await serve(() => new Response(new Uint8Array(20_000)));
+    await (await globalThis.fetch(`${origin}/`)).arrayBuffer();
+    await seen[0].written;
+    let calledBack = false;
+    seen[0].delivery.whenWritten(() => (calledBack = true));
+    expect(calledBack).toBe(true);
   });
 
   it('count a small answer written as soon as the socket has it, holding nothing', async () => {
