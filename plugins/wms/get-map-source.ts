@@ -12,6 +12,7 @@ import {
   boundedBody,
   byteBoundedCache,
   imageSizeProblem,
+  OBJECT_BYTES,
   untilAborted,
   type ImageSize,
   type PlacedImage,
@@ -51,12 +52,9 @@ export interface GetMapSource {
   get(url: string, bounds: GetMapBounds, signal: AbortSignal): Promise<MapImage>;
 }
 
-/** An image's record, beside its bytes. */
-const IMAGE_RECORD_BYTES = 64;
-
 export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
   // Keyed by the GetMap URL, whose length the operator's options and the view decide: counted too.
-  const cache = byteBoundedCache<MapImage>(options.cacheBytes, (image) => IMAGE_RECORD_BYTES + arrayBytes(image.bytes));
+  const cache = byteBoundedCache<MapImage>(options.cacheBytes, (image) => OBJECT_BYTES + arrayBytes(image.bytes));
   const inFlight = new Map<string, SharedFetch>();
   /** Forgets a fetch once it is over or stopped, unless a newer one for the same URL took its place. */
   const forget = (url: string, fetching: SharedFetch) => {
