@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The house rules that keep the code navigable, read from the sources' import statements
- * (type-only imports included): plugins see shapeshot only through the SDK, and no module
- * reaches itself again through its imports.
+ * (type-only imports included): plugins see shapeshot only through the SDK, the core does
+ * not lean on the SDK, and no module reaches itself again through its imports.
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SDK_ENTRY = 'src/sdk/plugin.ts';
@@ -52,6 +52,13 @@ describe('the import graph', () => {
     const strays = [...graph]
       .filter(([file]) => file.startsWith('src/'))
       .flatMap(([file, imports]) => imports.filter((target) => target.startsWith('plugins/')).map((target) => `${file} -> ${target}`));
+    expect(strays).toEqual([]);
+  });
+
+  it('keeps the core that reads and holds shapes (geometry, shapefile) free of the plugin SDK: the SDK re-exports the core, not the other way', () => {
+    const strays = [...graph]
+      .filter(([file]) => file.startsWith('src/geometry/') || file.startsWith('src/shapefile/'))
+      .flatMap(([file, imports]) => imports.filter((target) => target.startsWith('src/sdk/')).map((target) => `${file} -> ${target}`));
     expect(strays).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import {
   createWorkerPool,
   stringBytes,
   definePlugin,
+  OBJECT_BYTES,
   type Basemap,
   type BasemapProvider,
   type BasemapRequest,
@@ -21,8 +22,6 @@ const DEFAULT_ATTRIBUTION = 'Natural Earth';
 const FONT_FILE = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf');
 /** Bytes of SVG kept for repeated views (a page of maps often asks for the same one again): 32 M characters at two bytes each. */
 const CACHE_BYTES = 64 * 1024 * 1024;
-/** The record holding a view's layers. */
-const LAYERS_RECORD_BYTES = 64;
 const OPTION_NAMES = new Set(['attribution']);
 
 export default definePlugin({
@@ -37,7 +36,8 @@ export default definePlugin({
     });
     const drawn = byteBoundedCache<DrawnBasemap>(
       CACHE_BYTES,
-      ({ below, above }) => LAYERS_RECORD_BYTES + stringBytes(below) + (above === undefined ? 0 : stringBytes(above)),
+      // The record holding a view's layers, and their SVG text.
+      ({ below, above }) => OBJECT_BYTES + stringBytes(below) + (above === undefined ? 0 : stringBytes(above)),
     );
     return {
       name: context.name,

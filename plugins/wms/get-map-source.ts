@@ -12,6 +12,7 @@ import {
   boundedBody,
   byteBoundedCache,
   imageSizeProblem,
+  OBJECT_BYTES,
   untilAborted,
   type ImageSize,
   type PlacedImage,
@@ -51,13 +52,14 @@ export interface GetMapSource {
   get(url: string, bounds: GetMapBounds, signal: AbortSignal): Promise<MapImage>;
 }
 
-/** An image's record, beside its bytes. */
-const IMAGE_RECORD_BYTES = 64;
-
 export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
   // Keyed by the GetMap URL, whose length the operator's options and the view decide: counted too.
-  const cache = byteBoundedCache<MapImage>(options.cacheBytes, (image) => IMAGE_RECORD_BYTES + arrayBytes(image.bytes));
+  const cache = byteBoundedCache<MapImage>(options.cacheBytes, (image) => OBJECT_BYTES + arrayBytes(image.bytes));
   const inFlight = new Map<string, SharedFetch>();
+  /** Forgets a fetch once it is over or stopped, unless a newer one for the same URL took its place. */
+  const forget = (url: string, fetching: SharedFetch) => {
+    if (inFlight.get(url) === fetching) inFlight.delete(url);
+  };
   const share = (url: string, bounds: GetMapBounds): SharedFetch => {
     options.metrics?.tileCacheMiss();
     const stop = new AbortController();
@@ -70,7 +72,7 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
       () => {
         if (!stop.signal.aborted) options.metrics?.tileFetchError();
       },
-    ).finally(() => inFlight.delete(url));
+    ).finally(() => forget(url, fetching));
     return fetching;
   };
   return {
@@ -92,7 +94,7 @@ export function createGetMapSource(options: GetMapSourceOptions): GetMapSource {
         if (--fetching.waiting === 0) {
           fetching.stop.abort();
           // A map that comes now must not join a stopped request.
-          if (inFlight.get(url) === fetching) inFlight.delete(url);
+          forget(url, fetching);
         }
       }
     },

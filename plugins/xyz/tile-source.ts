@@ -12,6 +12,8 @@ import {
   boundedBody,
   byteBoundedCache,
   imageSizeProblem,
+  MAX_TILE_PIXELS,
+  OBJECT_BYTES,
   untilAborted,
   type PlacedImage,
   type PluginLogger,
@@ -54,7 +56,7 @@ interface SharedFetch {
 
 const RETRY_DELAY_MS = 100;
 /** A tile's record and the wrapper that keeps a missing tile (null) apart from a miss. */
-const TILE_RECORD_BYTES = 128;
+const TILE_RECORD_BYTES = 2 * OBJECT_BYTES;
 
 class RetryableFailure extends Error {}
 
@@ -141,11 +143,6 @@ async function fetchWithRetry(url: string, options: TileSourceOptions, signal: A
 
 /** A tile is some kilobytes; a 512-px one as raw RGBA is 1 MB. More is not a tile. */
 const MAX_TILE_BYTES = 4 * 1024 * 1024;
-/**
- * A tile is 256 or 512 pixels a side, twice that for a dense (@2x) one; decoding allocates
- * what its header declares, so a tile that declares more is refused before anything decodes it.
- */
-const MAX_TILE_PIXELS = { width: 2048, height: 2048 };
 
 async function fetchOnce(url: string, options: TileSourceOptions, signal: AbortSignal): Promise<Tile | null> {
   let response: Response;
@@ -170,6 +167,7 @@ async function fetchOnce(url: string, options: TileSourceOptions, signal: AbortS
   if (!response.ok) throw new BasemapUnavailableError(options.provider, `the tile server answered HTTP ${response.status} for a tile.`);
   const mime = sniffMime(bytes);
   if (!mime) throw new BasemapUnavailableError(options.provider, 'the tile server sent a tile that is not a PNG, JPEG or WebP image.');
+  // Decoding allocates what the header declares: a tile that declares more is refused before anything decodes it.
   const oversized = imageSizeProblem(bytes, MAX_TILE_PIXELS);
   if (oversized) throw new BasemapUnavailableError(options.provider, `the tile server sent a tile that is not drawn: ${oversized}.`);
   return { mime, bytes };

@@ -15,7 +15,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** A request a reverse proxy passed on: a proxy on the same host would otherwise open the demo key to the world. */
-export function fromProxy(headers: Headers): boolean {
+function fromProxy(headers: Headers): boolean {
   return headers.has('forwarded') || headers.has('x-forwarded-for');
 }
 
@@ -23,7 +23,7 @@ export function fromProxy(headers: Headers): boolean {
 const AUTHORITY = /^(?:\[([\da-f:.]+)\]|([^\s:/?#@[\]]+))(?::\d{1,5})?$/i;
 
 /** Whether a Host header value (`127.0.0.1:3000`, `localhost`, `[::1]:8080`) names loopback. */
-export function isLoopbackAuthority(authority: string): boolean {
+function isLoopbackAuthority(authority: string): boolean {
   const match = AUTHORITY.exec(authority);
   return match !== null && isLoopbackHost((match[1] ?? match[2]).toLowerCase());
 }
@@ -33,7 +33,7 @@ export function isLoopbackAuthority(authority: string): boolean {
  * `https://localhost`). `null` (a sandboxed frame, a page opened from a file) does not: any
  * file the browser was made to download could be such a page.
  */
-export function isLoopbackOrigin(origin: string): boolean {
+function isLoopbackOrigin(origin: string): boolean {
   const match = /^https?:\/\/(.*)$/i.exec(origin);
   return match !== null && isLoopbackAuthority(match[1]);
 }

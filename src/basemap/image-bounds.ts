@@ -6,22 +6,20 @@
  * nothing oversized); this holds for every plugin.
  */
 import type { Basemap, PlacedImage } from '../sdk/contract.ts';
-import { imageSizeProblem } from '../sdk/image-size.ts';
+import { imageSizeProblem, MAX_TILE_PIXELS } from '../sdk/image-size.ts';
 
 /**
- * Pixels a side any image may have: a dense (@2x) 512-pixel tile with room to spare. An
- * image that covers more of the map may have up to twice the real pixels it covers a side
- * (a server's denser image of the view); more only costs memory, and shows no more.
+ * Why the basemap cannot be drawn (an image of it declares too many pixels), or undefined
+ * when it can. Any image may be as large as a tile may be (MAX_TILE_PIXELS); one that covers
+ * more of the map may have up to twice the real pixels it covers a side (a server's denser
+ * image of the view): more only costs memory, and shows no more.
  */
-const MIN_BOUND = 2048;
-
-/** Why the basemap cannot be drawn (an image of it declares too many pixels), or undefined when it can. */
 export function oversizedBasemapImage(basemap: Basemap, pixelRatio: number): string | undefined {
   const images: PlacedImage[] = [...(basemap.below.images ?? []), ...(basemap.above?.images ?? [])];
   for (const image of images) {
     const bound = {
-      width: Math.max(MIN_BOUND, 2 * Math.ceil(image.width * pixelRatio)),
-      height: Math.max(MIN_BOUND, 2 * Math.ceil(image.height * pixelRatio)),
+      width: Math.max(MAX_TILE_PIXELS.width, 2 * Math.ceil(image.width * pixelRatio)),
+      height: Math.max(MAX_TILE_PIXELS.height, 2 * Math.ceil(image.height * pixelRatio)),
     };
     const problem = imageSizeProblem(image.bytes, bound);
     if (problem) return `an image it sent is not drawn: ${problem}.`;

@@ -1,3 +1,7 @@
+/**
+ * A shapefile's version as the picture caches see it (ETag, Last-Modified): a picture may
+ * be answered 304, or kept, only while the files it was drawn from are unchanged.
+ */
 import { stat } from 'node:fs';
 import type { FileSetPaths, ShapefileFiles } from '../shapefile/file-set.ts';
 

@@ -13,8 +13,9 @@ const DEFAULT_LIMITS = {
   maxMapVertices: 5_000_000,
   maxImageVertices: 2_000_000,
   maxRings: 100_000,
-  // Measured on 2 cores (scratch script, issue 18): 10,000 hot spots of 100-vertex polygons take
-  // ~0.5 s of a worker's CPU to make and write, of points ~50 ms; 8 MiB of attribute values
+  // Measured on 2 cores while fixing issue 18, by hand, on a generated file like the one
+  // test/api/answer-budgets.test.ts writes (many points with 20 wide text fields): 10,000
+  // hot spots of 100-vertex polygons take ~0.5 s of a worker's CPU to make and write, of points ~50 ms; 8 MiB of attribute values
   // (by the .dbf widths) ~0.2 s to read and write; a 48 MiB answer ~0.4 s to write as JSON's
   // byte list on a worker and ~40 ms to put together on the main thread, which holds it
   // twice (parts and answer) for that moment: ~100 MB.

@@ -7,6 +7,7 @@
 import { basename } from 'node:path';
 import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import type { Basemap, PlacedImage } from '../sdk/contract.ts';
+import { overlaps } from '../geometry/bbox.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
@@ -23,7 +24,7 @@ import { attributionStrip } from './attribution-strip.ts';
 import type { DrawingContext } from './context.ts';
 import { drawnImage } from './draw-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
-import { overlaps, recordsInView, type RecordsInView } from './map-in-view.ts';
+import { recordsInView, type RecordsInView } from './map-in-view.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';

@@ -1,10 +1,12 @@
 /**
  * OGC API – Features on a drawing worker: what a collection is (counts, extents, fields),
- * a page of its items, and one item, as GeoJSON text in WGS 84. Records are read by id,
- * and a page's vertices are bounded from the index before any is decoded.
+ * a page of its items, and one item, as GeoJSON text in WGS 84. Records are read by id;
+ * an answer's vertices are bounded from the index before any is decoded, and its bytes
+ * (limits.maxAnswerBytes) as they are written, before they are allocated.
  */
 import { basename } from 'node:path';
 import { answerTooLarge } from '../envelope/answer-limit.ts';
+import { BoundedBytes } from '../envelope/bounded-bytes.ts';
 import { BadRequestError, echo, ServiceError } from '../errors.ts';
 import type { BBox } from '../geometry/types.ts';
 import { toWgs84 } from '../shapefile/crs.ts';
@@ -86,8 +88,6 @@ export interface ItemFeature extends Timed {
   feature: Uint8Array;
 }
 
-const encoder = new TextEncoder();
-
 const GEOMETRY_TYPES: Record<number, string[]> = {
   [ShapeType.Point]: ['Point'],
   [ShapeType.MultiPoint]: ['MultiPoint'],
@@ -132,19 +132,19 @@ export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
   lap('select');
   checkVertices(shapefile, fids, job.limits.maxPageVertices);
   const read = { useCache: false, maxRings: job.limits.maxRings, checkpoint };
-  // Vertices are bounded above, but not the text of wide rows: counted as the page grows, so
-  // that a page past the answer's limit stops there instead of being held whole.
-  let length = 0;
-  const texts = fids.map((fid) => {
+  // Vertices are bounded above, but not the text of wide rows: counted (as UTF-8) as the page
+  // grows, so that a page past the answer's limit stops there instead of being held whole,
+  // and its bytes are allocated once, at their exact size, only when they fit.
+  const page = new BoundedBytes(job.limits.maxAnswerBytes, (bytes) => answerTooLarge(bytes, { maxBytes: job.limits.maxAnswerBytes, advice: PAGE_ADVICE }));
+  page.text('[');
+  fids.forEach((fid, index) => {
     checkpoint();
+    if (index > 0) page.text(',');
     // A page is a scan: it bypasses the feature cache, which would only evict what images use.
-    const text = featureText(shapefile, fid, shapefile.readAttributes(fid), fields, settings, read);
-    length += text.length + 1;
-    if (length > job.limits.maxAnswerBytes) throw pageTooLarge(length, job.limits.maxAnswerBytes);
-    return text;
+    page.text(featureText(shapefile, fid, shapefile.readAttributes(fid), fields, settings, read));
   });
-  const features = encoder.encode(`[${texts.join(',')}]`);
-  if (features.length > job.limits.maxAnswerBytes) throw pageTooLarge(features.length, job.limits.maxAnswerBytes);
+  page.text(']');
+  const features = page.finish();
   lap('geojson');
   const result: Omit<ItemsPage, 'stages'> = { numberMatched: matchCount(selection), numberReturned: fids.length, features };
   return { result, transfer: [features.buffer] };
@@ -157,14 +157,16 @@ export function featureItem(job: ItemJob, context: DrawingContext): Handled {
   // Attributes first: a deleted feature is a 404, whatever its size.
   const row = shapefile.readAttributes(job.fid);
   checkVertices(shapefile, [job.fid], job.limits.maxPageVertices);
-  const feature = encoder.encode(featureText(shapefile, job.fid, row, fields, settings, { useCache: true, maxRings: job.limits.maxRings, checkpoint }));
+  // One feature may hold as many vertices as a page (tens of MB of text): the same byte limit.
+  const item = new BoundedBytes(job.limits.maxAnswerBytes, (bytes) => answerTooLarge(bytes, { maxBytes: job.limits.maxAnswerBytes, advice: ITEM_ADVICE }));
+  item.text(featureText(shapefile, job.fid, row, fields, settings, { useCache: true, maxRings: job.limits.maxRings, checkpoint }));
+  const feature = item.finish();
   lap('geojson');
   return { result: { feature } satisfies Omit<ItemFeature, 'stages'>, transfer: [feature.buffer] };
 }
 
-function pageTooLarge(bytes: number, maxBytes: number): BadRequestError {
-  return answerTooLarge(bytes, { maxBytes, advice: "Ask for fewer features with 'limit', or fewer fields with 'properties'." });
-}
+const PAGE_ADVICE = "Ask for fewer features with 'limit', or fewer fields with 'properties'.";
+const ITEM_ADVICE = "Ask for fewer fields with 'properties'; a geometry larger on its own needs a larger limits.maxAnswerBytes.";
 
 /** One feature's GeoJSON text, with the chosen fields of its `.dbf` row (all without a choice). */
 function featureText(

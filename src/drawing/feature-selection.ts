@@ -6,13 +6,14 @@
  * records.
  */
 import { BadRequestError } from '../errors.ts';
+import { contains, intersection, overlaps } from '../geometry/bbox.ts';
 import { StepPacer } from '../geometry/ring-steps.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
-import { arrayBytes, byteBoundedCache, OBJECT_BYTES } from '../sdk/byte-bounded-cache.ts';
+import { arrayBytes, byteBoundedCache, OBJECT_BYTES } from '../caching/byte-bounded-cache.ts';
 import type { DrawingContext } from './context.ts';
 import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
-import { boxToLonLat, intersection, lonLatBoxInFile, overlaps } from './lon-lat-box.ts';
+import { boxToLonLat, lonLatBoxInFile } from './lon-lat-box.ts';
 import { shapeMeetsBox } from './shape-meets-box.ts';
 import { matchingFeatures } from './select-features.ts';
 
@@ -187,10 +188,6 @@ function tooManyVerticesAcross(features: number, vertices: number, limit: number
 
 function sameBox(a: BBox, b: BBox): boolean {
   return a.xmin === b.xmin && a.ymin === b.ymin && a.xmax === b.xmax && a.ymax === b.ymax;
-}
-
-function contains(outer: BBox, inner: BBox): boolean {
-  return outer.xmin <= inner.xmin && outer.xmax >= inner.xmax && outer.ymin <= inner.ymin && outer.ymax >= inner.ymax;
 }
 
 /** The features the filter selects, null geometries included, every match kept. */

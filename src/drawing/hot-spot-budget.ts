@@ -21,7 +21,7 @@ export interface HotSpotLimits {
  * What an attribute takes in an envelope besides its value and name: XML's
  * `<Attribute Name="">` and `</Attribute>` (JSON's `"":"",` takes less).
  */
-export const ATTRIBUTE_MARKUP_BYTES = 30;
+const ATTRIBUTE_MARKUP_BYTES = 30;
 
 /** The most hot spots the listed features can give: each record's parts counted once per listing, a child one. */
 export function listedHotSpotBound(shapefile: OpenShapefile, refs: readonly FeatureRef[]): number {
@@ -40,7 +40,7 @@ export function listedHotSpotBound(shapefile: OpenShapefile, refs: readonly Feat
 }
 
 /** The bytes one hot spot's attribute values can take: each field's `.dbf` width, name and markup. */
-export function attributeBytesPerHotSpot(fields: readonly StoredField[], fieldNames: readonly string[]): number {
+function attributeBytesPerHotSpot(fields: readonly StoredField[], fieldNames: readonly string[]): number {
   const widths = new Map(fields.map((field) => [field.name, field.width]));
   return fieldNames.reduce((bytes, name) => bytes + (widths.get(name) ?? 0) + Buffer.byteLength(name) + ATTRIBUTE_MARKUP_BYTES, 0);
 }

@@ -4,6 +4,7 @@
  * own bounding boxes before any is decoded. A straight edge in one CRS is a curve in the
  * other, so edges are sampled; exact for lon/lat files.
  */
+import { intersection } from '../geometry/bbox.ts';
 import type { BBox } from '../geometry/types.ts';
 import { edgeSteps, sampledEnvelope } from '../projection/sampled-envelope.ts';
 import { fromWgs84, toWgs84 } from '../shapefile/crs.ts';
@@ -53,16 +54,6 @@ export function lonLatBoxInFile(box: BBox, crs: Crs): { outer: BBox; inner?: BBo
   const outer = widened(sampled, ROUND_TRIP_SLACK, ROUND_TRIP_FLOOR);
   const inner = innerBox(box, fromLonLat);
   return inner && insideWithin(inner, toWgs84(crs)!, box) ? { outer, inner } : { outer };
-}
-
-/** The common part of two boxes; undefined when they do not meet. */
-export function intersection(a: BBox, b: BBox): BBox | undefined {
-  const box = { xmin: Math.max(a.xmin, b.xmin), ymin: Math.max(a.ymin, b.ymin), xmax: Math.min(a.xmax, b.xmax), ymax: Math.min(a.ymax, b.ymax) };
-  return box.xmin <= box.xmax && box.ymin <= box.ymax ? box : undefined;
-}
-
-export function overlaps(a: BBox, b: BBox): boolean {
-  return a.xmin <= b.xmax && a.xmax >= b.xmin && a.ymin <= b.ymax && a.ymax >= b.ymin;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The first step of a map, on a worker thread: what the view is fitted to. The file's
  * extent and, when features are listed, those features read, decoded and reprojected into
- * Web Mercator with their extent; the second step (draw-map.ts) draws them. Extents are
- * clamped to the Web Mercator world.
+ * Web Mercator with their extent, which the drawing step (draw-map.ts) draws. A map without
+ * a list goes from here to map-in-view.ts, which finds the records in the view, and then to
+ * the drawing step, which reads them. Extents are clamped to the Web Mercator world.
  */
 import { basename } from 'node:path';
 import { BadRequestError } from '../errors.ts';
@@ -28,7 +29,7 @@ export interface MapLimits extends HotSpotLimits {
 /** The hot spots the map will carry are budgeted here, for listed features, before they are decoded. */
 export interface MapFeaturesJob extends HotSpotRequest {
   files: ShapefileFiles;
-  /** undefined: every feature of the file (read by the drawing step, within the view). */
+  /** undefined: every feature of the file in the view (found by map-in-view.ts, read by the drawing step). */
   refs?: FeatureRef[];
   useCache: boolean;
   limits: MapLimits;

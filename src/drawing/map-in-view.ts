@@ -8,6 +8,7 @@
 import { basename } from 'node:path';
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
+import { contains, overlaps } from '../geometry/bbox.ts';
 import type { BBox } from '../geometry/types.ts';
 import { mercatorBoxToFile } from '../map/reproject.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
@@ -74,10 +75,3 @@ export function recordsInView(shapefile: OpenShapefile, job: MapInViewJob, check
   return Uint32Array.from(selected);
 }
 
-function contains(outer: BBox, inner: BBox): boolean {
-  return outer.xmin <= inner.xmin && outer.xmax >= inner.xmax && outer.ymin <= inner.ymin && outer.ymax >= inner.ymax;
-}
-
-export function overlaps(a: BBox | undefined, b: BBox): boolean {
-  return a !== undefined && a.xmin <= b.xmax && a.xmax >= b.xmin && a.ymin <= b.ymax && a.ymax >= b.ymin;
-}

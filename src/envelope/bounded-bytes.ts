@@ -41,7 +41,7 @@ export class BoundedBytes {
   }
 
   /** The pieces as one array of exactly their length. */
-  finish(): Uint8Array {
+  finish(): Uint8Array<ArrayBuffer> {
     const result = new Uint8Array(this.length);
     let at = 0;
     for (const piece of this.pieces) {

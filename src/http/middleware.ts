@@ -1,9 +1,15 @@
+/**
+ * The steps every request passes before a route sees it (trace id, log line, format of the
+ * errors, size of the head, the key), kept apart from the routes so that each route is only
+ * its own work and the order of these steps is read in one place (app.ts).
+ */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { KeyRing } from '../auth/keys.ts';
 import { demoKeyRefusal } from '../auth/local-requests.ts';
 import { createTraceId } from '../envelope/trace-id.ts';
 import { ServiceError, UnauthorizedError } from '../errors.ts';
+import { routePattern } from '../metrics/route-pattern.ts';
 import { FORMATS, type Format } from '../params/fields.ts';
 import { refusal } from './admission.ts';
 import type { AppEnv } from './context.ts';
@@ -19,7 +25,10 @@ export function traceId(instance: string): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** One log line per request. The query is left out: it holds the access key. */
+/**
+ * One log line per request. The route is logged by its pattern, not the path that came: a
+ * key pasted into a path by mistake would be kept in the log; and the query holds the key.
+ */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
@@ -28,7 +37,7 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
       {
         traceId: c.get('traceId'),
         method: c.req.method,
-        path: c.req.path,
+        route: routePattern(c),
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         key: c.get('grant')?.label,
@@ -94,7 +103,11 @@ export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
     }
     if (grant.demo) {
       const refusal = demoKeyRefusal(c.req.url, c.req.raw.headers);
-      if (refusal !== undefined) throw new UnauthorizedError(refusal);
+      if (refusal !== undefined) {
+        // cors() has already allowed `*`: the page the key was refused to must not read even why.
+        c.res.headers.delete('Access-Control-Allow-Origin');
+        throw new UnauthorizedError(refusal);
+      }
       readableOnlyByLocalPages(c);
     }
     const limit = grant.rateLimiter?.take();

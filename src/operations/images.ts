@@ -9,7 +9,7 @@ import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
 import type { ImagesRequest } from '../params/images.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
-import { answerLimit } from './answer-budget.ts';
+import { answerLimitFor } from './answer-limit-advice.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
 
@@ -48,7 +48,7 @@ export async function createImages(
   const drawn = pictureAlone ? images.slice(0, 1) : images;
   checkPixelBudget(drawn.length, request.size, request.scale, { maxPixels: limits.maxPixelsPerRequest, maxSize: limits.maxSize });
 
-  const answer = answerLimit(limits.maxAnswerBytes, 'images', request.format);
+  const answer = answerLimitFor(limits.maxAnswerBytes, 'images', request.format);
   const parts: Uint8Array[] = [];
   let usedBytes = 0;
   for (const [index, refs] of drawn.entries()) {

@@ -1,3 +1,8 @@
+/**
+ * The map operation apart from HTTP: from a parsed request to the drawn collection, with its
+ * budgets, so that the route only parses and answers, and the steps (view, basemap,
+ * features) read in one place.
+ */
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../drawing/drawing-pool.ts';
@@ -8,7 +13,7 @@ import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
 import type { MapRequest } from '../params/map.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
-import { answerLimit } from './answer-budget.ts';
+import { answerLimitFor } from './answer-limit-advice.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
 
@@ -89,7 +94,7 @@ export async function createMap(
       format: request.format,
       itemId: 1,
       featureId: -1,
-      answer: { ...answerLimit(services.config.limits.maxAnswerBytes, 'map', request.format), usedBytes: 0 },
+      answer: { ...answerLimitFor(services.config.limits.maxAnswerBytes, 'map', request.format), usedBytes: 0 },
       jpegQuality: services.config.render.jpegQuality,
       useCache,
       limits,

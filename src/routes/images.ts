@@ -3,7 +3,7 @@ import { cachedPicture } from '../caching/picture-caching.ts';
 import type { AppEnv } from '../http/context.ts';
 import { sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
-import { answerLimit } from '../operations/answer-budget.ts';
+import { answerLimitFor } from '../operations/answer-limit-advice.ts';
 import { createImages } from '../operations/images.ts';
 import { imagesQuerySchema } from '../params/images.ts';
 import type { Services } from '../services.ts';
@@ -15,6 +15,6 @@ export function imagesRoute(services: Services) {
     c.get('timing')?.lap('http');
     const request = c.req.valid('query');
     const collection = await createImages(request, c.get('shapefile'), services, c.get('signal'), c.get('timing'));
-    return sendCollection(c, collection, request.format, config.envelope, answerLimit(config.limits.maxAnswerBytes, 'images', request.format));
+    return sendCollection(c, collection, request.format, config.envelope, answerLimitFor(config.limits.maxAnswerBytes, 'images', request.format));
   });
 }

@@ -5,7 +5,7 @@ import { cachedPicture } from '../caching/picture-caching.ts';
 import type { AppEnv } from '../http/context.ts';
 import { notCacheable, sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
-import { answerLimit } from '../operations/answer-budget.ts';
+import { answerLimitFor } from '../operations/answer-limit-advice.ts';
 import { createMap } from '../operations/map.ts';
 import { mapQuerySchema, type MapRequest } from '../params/map.ts';
 import type { Services } from '../services.ts';
@@ -24,7 +24,7 @@ export function mapRoute(services: Services) {
     // Its ETag names the configured provider's picture; this one is a stand-in.
     if (byFallback) notCacheable(c);
     const copyright = attribution ? `${config.envelope.copyright} ${attribution}` : config.envelope.copyright;
-    const limit = answerLimit(config.limits.maxAnswerBytes, 'map', request.format);
+    const limit = answerLimitFor(config.limits.maxAnswerBytes, 'map', request.format);
     return sendCollection(c, collection, request.format, { ...config.envelope, copyright }, limit);
   });
 }

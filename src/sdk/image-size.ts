@@ -10,6 +10,13 @@ export interface ImageSize {
   height: number;
 }
 
+/**
+ * The pixels a tile may declare: 256 or 512 a side, twice that for a dense (@2x) one, with
+ * room to spare. One bound for the service (every basemap image) and the tile plugins, so
+ * that a tile one lets through the other does not refuse.
+ */
+export const MAX_TILE_PIXELS: ImageSize = { width: 2048, height: 2048 };
+
 /** The declared size, or undefined when the header is not one of a PNG, JPEG or WebP, or is cut short. */
 export function declaredImageSize(bytes: Uint8Array): ImageSize | undefined {
   if (bytes[0] === 0x89 && ascii(bytes, 1, 4) === 'PNG') return pngSize(bytes);

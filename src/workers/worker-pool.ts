@@ -65,9 +65,9 @@ export interface WorkerPool {
   readonly stats: PoolStats;
   /**
    * Calls `listener` with the kind of each job as a worker is handed it (from then on
-   * PoolStats.running counts it), until the returned function is called: what a trace or a
-   * test watches for to know that work has reached a worker, rather than guess how long
-   * that takes.
+   * PoolStats.running counts it), until the returned function is called. Tests use it to
+   * wait for a job to start (test/support/server.ts's nextJob) rather than guess how long
+   * that takes; the service itself does not listen.
    */
   onJobHandedOver(listener: (kind: string) => void): () => void;
   /** Resolves once every worker has loaded and serves jobs. */

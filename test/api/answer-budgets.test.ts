@@ -45,6 +45,10 @@ beforeAll(async () => {
   const coordinates: Position[] = Array.from({ length: 500 }, (_, i) => [5 + (i % 25) * 0.01, 52 + Math.floor(i / 25) * 0.01]);
   cluster.write({ type: 'MultiPoint', coordinates }, { F0: 'cluster' });
   cluster.close();
+  // One line of 3,000 vertices: about 80 KB of GeoJSON in a single feature.
+  const long = createShapefileWriter(join(dataDir, 'long-line'), { shapeType: ShapeType.PolyLine, fields: FIELDS.slice(0, 1), prj: WGS84_PRJ });
+  long.write({ type: 'LineString', coordinates: Array.from({ length: 3000 }, (_, i) => [4 + i * 0.000123457, 52 + (i % 7) * 0.000111113]) }, { F0: 'long' });
+  long.close();
 
   [server, strict] = await Promise.all([
     startServer({ dataDir, serverTiming: true }),
@@ -155,6 +159,20 @@ describe('the bytes of an answer', () => {
     expect(exception.description).toContain("Ask for fewer features with 'limit', or fewer fields with 'properties'.");
     // The same page with one field fits.
     expect((await page(strict, 'limit=60&properties=ID')).status).toBe(200);
+  });
+
+  it('refuse a single /ogc item past the limit: one feature can hold a page\'s worth of vertices', async () => {
+    const item = (target: TestServer) => fetch(target.url('/ogc/collections/long-line/items/0'), { headers: { 'X-API-Key': TEST_KEY } });
+    const allowed = await item(server);
+    expect(allowed.status).toBe(200);
+    expect((await allowed.arrayBuffer()).byteLength).toBeGreaterThan(40_000);
+    const response = await item(strict);
+    expect(response.status).toBe(400);
+    const exception = (await response.json()) as { code: string; description: string };
+    expect(exception.description).toMatch(/^The answer would be more than \d+ bytes long; at most 40000 bytes \(limits\.maxAnswerBytes\)/);
+    expect(exception.description).toContain("Ask for fewer fields with 'properties'");
+    // A small feature of the same server still fits.
+    expect((await fetch(strict.url('/ogc/collections/addresses/items/3'), { headers: { 'X-API-Key': TEST_KEY } })).status).toBe(200);
   });
 });
 

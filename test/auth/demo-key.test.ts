@@ -82,10 +82,17 @@ describe('the demo key', () => {
         expect(answer.status, path).toBe(401);
         expect(answer.body).toContain(`this request comes from a page of Origin '${origin}'`);
         expect(answer.body).not.toContain(DEMO_KEY);
-        expect(answer.headers['access-control-allow-origin']).not.toBe(origin);
+        // Not even `*`: the page would learn that a shapeshot with the demo key runs there.
+        expect(answer.headers['access-control-allow-origin'], path).toBeUndefined();
       }
     },
   );
+
+  it('lets no page read the 401 of a foreign Host either', async () => {
+    const answer = await send(server, OGC, { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}` });
+    expect(answer.status).toBe(401);
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+  });
 
   it('serves pages on loopback, allowing their own origin only', async () => {
     for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, 'http://localhost:5173', 'https://[::1]']) {

@@ -266,6 +266,32 @@ describe('wms basemap from MapServer', () => {
     expect(new Set(basemaps.map(({ below }) => below.images![0].bytes))).toHaveProperty('size', 1);
   });
 
+  it('lets a map join a GetMap that a newer map started after an earlier one for the same image was stopped', async () => {
+    const view = viewOn(CENTRE.lon, CENTRE.lat, 7, 100, 100);
+    const provider = create({ cacheBytes: 0 });
+    wmsServer.requests.length = 0;
+    wmsServer.holding = true;
+    try {
+      // The first map gives up while its GetMap is being drawn: that request is stopped.
+      const first = new AbortController();
+      const firstAsked = wmsServer.nextRequest();
+      const stopped = render(provider, view, first.signal).catch(() => undefined);
+      await firstAsked;
+      first.abort();
+      await stopped;
+      // A second map asks anew; once its request is at the server, a third joins it.
+      const secondAsked = wmsServer.nextRequest();
+      const second = render(provider, view);
+      await secondAsked;
+      const third = render(provider, view);
+      wmsServer.release();
+      await Promise.all([second, third]);
+    } finally {
+      wmsServer.release();
+    }
+    expect(wmsServer.requests).toHaveLength(2);
+  });
+
   it('takes its attribution from the option, or else names the server host', async () => {
     const view = viewOn(CENTRE.lon, CENTRE.lat, 5, 64, 64);
     expect((await render(create({ attribution: '© Quadrants' }), view)).attribution).toBe('© Quadrants');

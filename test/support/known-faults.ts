@@ -17,9 +17,6 @@ export interface KnownFault {
   explains?: (request: GeneratedRequest, problem: string) => boolean;
 }
 
-const lower = (text: string) => text.toLowerCase();
-const param = (request: GeneratedRequest, name: string) => request.params.filter(([given]) => lower(given) === name).map(([, value]) => value);
-
 export const KNOWN_FAULTS: KnownFault[] = [
 ];
 

@@ -5,7 +5,7 @@
 import type { AnswerLimit } from '../envelope/answer-limit.ts';
 import { IMAGE_CONTENT_TYPES, type Format } from '../params/fields.ts';
 
-export function answerLimit(maxBytes: number, operation: 'images' | 'map', format: Format): AnswerLimit {
+export function answerLimitFor(maxBytes: number, operation: 'images' | 'map', format: Format): AnswerLimit {
   return { maxBytes, advice: adviceFor(operation, format) };
 }
 
