@@ -5,7 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyGrant } from '../auth/keys.ts';
-import { OverloadedError } from '../errors.ts';
+import { OverloadedError, withoutStack } from '../errors.ts';
 import type { AppEnv } from './context.ts';
 
 export interface AdmissionOptions {
@@ -38,13 +38,7 @@ export class RefusedError extends OverloadedError {
  * largest cost of refusing when thousands a second are refused (4 µs each, profiled).
  */
 export function refusal(message: string, reason: RefusalReason, retryAfterSeconds?: number): RefusedError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new RefusedError(message, reason, retryAfterSeconds);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  return withoutStack(() => new RefusedError(message, reason, retryAfterSeconds));
 }
 
 /** One refusal for every request the service is too busy for, per reason. */
