@@ -7,6 +7,7 @@
  * server or came from the cache. (That the counting matches the heap is
  * test/caching/byte-bounded-cache.test.ts's business.)
  */
+import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -18,6 +19,12 @@ const CACHE_BYTES = 2 * 1024 * 1024;
 const ANSWER_BYTES = 1024;
 const ANSWERS = 3000;
 const AT_ONCE = 50;
+
+/** One signal for every fetch of a test, fifty at once: not a leak, but Node warns past ten. */
+function manyListeners(signal: AbortSignal): AbortSignal {
+  setMaxListeners(AT_ONCE * 2, signal);
+  return signal;
+}
 
 let requests = 0;
 /**
@@ -64,7 +71,7 @@ async function answersKept(get: (n: number) => Promise<unknown>): Promise<number
 describe('the caches of answers from tile and map servers', () => {
   it('xyz: keeps no more tiles than cacheBytes holds, their keys counted', async () => {
     const tiles = createTileSource({ provider: 'test', userAgent: 'shapeshot-test', timeoutMs: 60_000, retries: 0, cacheBytes: CACHE_BYTES, logger: pino({ level: 'silent' }) });
-    const signal = new AbortController().signal;
+    const signal = manyListeners(new AbortController().signal);
     const kept = await answersKept((n) => tiles.get(longPart(n), `${origin}/tile/${n}.png`, signal));
     expect(kept).toBeGreaterThan(MOST_KEPT / 2);
     expect(kept).toBeLessThanOrEqual(MOST_KEPT);
@@ -72,7 +79,7 @@ describe('the caches of answers from tile and map servers', () => {
 
   it('wms: keeps no more GetMap answers than cacheBytes holds, their URLs counted', async () => {
     const maps = createGetMapSource({ provider: 'test', userAgent: 'shapeshot-test', format: 'image/png', timeoutMs: 60_000, cacheBytes: CACHE_BYTES });
-    const signal = new AbortController().signal;
+    const signal = manyListeners(new AbortController().signal);
     const kept = await answersKept((n) => maps.get(`${origin}/wms?LAYERS=${longPart(n)}`, { maxBytes: 1 << 20, size: { width: 256, height: 256 } }, signal));
     expect(kept).toBeGreaterThan(MOST_KEPT / 2);
     expect(kept).toBeLessThanOrEqual(MOST_KEPT);
