@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { AnswerDelivery } from '../http/answer-delivery.ts';
+import { AnswerAccount } from './answer-account.ts';
 import type { FetchHandler } from './runtime.ts';
 import { StallWatch, WatchedWrite } from './stall-watch.ts';
 
@@ -43,7 +43,7 @@ export class NodeAnswers {
     return (incoming, outgoing) => {
       const answer = new NodeAnswer(this, outgoing);
       (outgoing as Tagged)[ANSWER] = answer;
-      this.stalls.watch(answer);
+      this.stalls.watch(answer.write);
       // Rejected or not, the answer is with node:http now (or never will be): else its slot and its place in the watch would stay.
       const handedOver = () => answer.handedOver();
       void hono(incoming, outgoing).then(handedOver, handedOver);
@@ -57,35 +57,15 @@ export class NodeAnswers {
 }
 
 /** One request's answer, from the app's answer to its last byte written. */
-export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
-  private written: (() => void) | undefined;
-  /** Its request was admitted (whenWritten was called): its bytes are charged. */
-  private admitted = false;
-  private finished = false;
-  /** Bytes counted in pendingBytes for it: reserved while it is made, then what node:http holds of it. */
-  private charged = 0;
+class NodeAnswer extends AnswerAccount {
+  readonly write: OutgoingWrite;
 
   constructor(
     private readonly answers: NodeAnswers,
     private readonly outgoing: ServerResponse,
   ) {
-    super();
-  }
-
-  get pendingAnswerBytes(): number {
-    return this.answers.pendingBytes;
-  }
-
-  whenWritten(written: () => void): void {
-    this.admitted = true;
-    if (this.finished) written();
-    else this.written = written;
-  }
-
-  reserve(bytes: number): void {
-    if (this.finished) return;
-    this.charged += bytes;
-    this.answers.pendingBytes += bytes;
+    super(answers);
+    this.write = new OutgoingWrite(outgoing);
   }
 
   /** All of it is with node:http: written, or buffered for a client that has not taken it. */
@@ -95,12 +75,21 @@ export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
       this.done();
       return;
     }
-    // What it holds now replaces what was reserved while it was made.
-    this.answers.pendingBytes -= this.charged;
-    // The whole unfinished write, not what the socket has taken of it: its buffer is freed only when all of it is written.
-    this.charged = this.admitted ? outgoing.writableLength : 0;
-    this.answers.pendingBytes += this.charged;
+    // The whole unfinished write, not what the socket has taken of it: its buffer is freed only
+    // when all of it is written. It replaces what was reserved while it was made.
+    this.chargeAs(this.admitted ? outgoing.writableLength : 0);
     outgoing.once('close', () => this.done());
+  }
+
+  private done(): void {
+    if (this.finish()) this.answers.stalls.forget(this.write);
+  }
+}
+
+/** A response being written, as the stall watch looks at it. */
+class OutgoingWrite extends WatchedWrite {
+  constructor(private readonly outgoing: ServerResponse) {
+    super();
   }
 
   progressMark(): number | undefined {
@@ -116,16 +105,5 @@ export class NodeAnswer extends WatchedWrite implements AnswerDelivery {
     // A reset, not a close: the kernel would go on offering the bytes it holds to a client that does not read them.
     // The response's 'close' (or @hono/node-server's end of a stream) follows, and ends the answer.
     this.outgoing.socket!.resetAndDestroy();
-  }
-
-  private done(): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.answers.stalls.forget(this);
-    this.answers.pendingBytes -= this.charged;
-    this.charged = 0;
-    const written = this.written;
-    this.written = undefined;
-    written?.();
   }
 }

@@ -12,7 +12,7 @@
  * docs); on Deno the others are streamed as they come, to be watched for stalls, and on Bun,
  * which cuts stalled connections itself, handed over untouched: neither is copied whole.
  */
-import type { AnswerDelivery } from '../http/answer-delivery.ts';
+import { AnswerAccount } from './answer-account.ts';
 import type { FetchHandler } from './runtime.ts';
 import { StallWatch, WatchedWrite } from './stall-watch.ts';
 
@@ -52,30 +52,9 @@ export class WebAnswers {
 }
 
 /** One request's answer, from the app's answer to its last byte taken by the runtime. */
-export class WebAnswer implements AnswerDelivery {
-  private written: (() => void) | undefined;
-  private finished = false;
-  /** Its request was admitted (whenWritten was called): its bytes are charged. */
-  private admitted = false;
-  /** Bytes reserved while the app made it: charged until it is handed over. */
-  private reserved = 0;
-
-  constructor(readonly answers: WebAnswers) {}
-
-  get pendingAnswerBytes(): number {
-    return this.answers.pendingBytes;
-  }
-
-  whenWritten(written: () => void): void {
-    this.admitted = true;
-    if (this.finished) written();
-    else this.written = written;
-  }
-
-  reserve(bytes: number): void {
-    if (this.finished) return;
-    this.reserved += bytes;
-    this.answers.pendingBytes += bytes;
+export class WebAnswer extends AnswerAccount {
+  constructor(readonly answers: WebAnswers) {
+    super(answers);
   }
 
   /** The app's answer to `request`. */
@@ -122,12 +101,7 @@ export class WebAnswer implements AnswerDelivery {
   }
 
   done(): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.unreserve();
-    const written = this.written;
-    this.written = undefined;
-    written?.();
+    this.finish();
   }
 
   /**
@@ -144,9 +118,9 @@ export class WebAnswer implements AnswerDelivery {
     return new Response(body.stream, response);
   }
 
+  /** What was reserved while the app made it gives way to what the body charges (SlicedBody). */
   private unreserve(): void {
-    this.answers.pendingBytes -= this.reserved;
-    this.reserved = 0;
+    this.chargeAs(0);
   }
 }
 
