@@ -1,24 +1,18 @@
-import { utimesSync } from 'node:fs';
 /**
  * The selections items pages through, on the test's thread: pages of "every feature but the
  * deleted" found by arithmetic, and each scan done once per version of a file and query.
  */
-import { realpathSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DrawingContext } from '../../src/drawing/context.ts';
 import { featureSelection, listedFeatures, matchCount, pageOf, type FeatureSelection } from '../../src/drawing/feature-selection.ts';
 import { toWgs84 } from '../../src/shapefile/crs.ts';
 import { createDataFolder } from '../../src/shapefile/data-folder.ts';
 import type { OpenShapefile } from '../../src/shapefile/file-set.ts';
-import { createOpenShapefiles } from '../../src/shapefile/open-shapefiles.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
-import { ogcFixtures } from './support.ts';
+import { fixturesOnTestThread, noCheckpoint } from './support.ts';
 
-const dir = ogcFixtures();
+const { dir, shapefiles, context } = fixturesOnTestThread();
 const folder = createDataFolder(dir);
-const shapefiles = createOpenShapefiles({ realRoot: realpathSync(dir), cacheBytes: 0, maxOpen: 8, onProblem: () => undefined });
-const noCheckpoint = () => undefined;
-const context = { shapefiles, checkpoint: noCheckpoint, lap: noCheckpoint } as unknown as DrawingContext;
 afterAll(() => {
   shapefiles.close();
   removeTempDirs();

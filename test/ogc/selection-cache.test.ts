@@ -4,22 +4,16 @@
  * the 4,096 characters a filter may have. Thousands of distinct filters that match nothing
  * (the cheapest to send) must not grow the heap past the bound.
  */
-import { realpathSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DrawingContext } from '../../src/drawing/context.ts';
 import { featureSelection, SELECTION_CACHE_BYTES } from '../../src/drawing/feature-selection.ts';
 import { MAX_FILTER_LENGTH } from '../../src/filter/index.ts';
 import { toWgs84 } from '../../src/shapefile/crs.ts';
 import { createDataFolder } from '../../src/shapefile/data-folder.ts';
-import { createOpenShapefiles } from '../../src/shapefile/open-shapefiles.ts';
 import { liveBytes } from '../support/heap.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
-import { ogcFixtures } from './support.ts';
+import { fixturesOnTestThread, noCheckpoint } from './support.ts';
 
-const dir = ogcFixtures();
-const shapefiles = createOpenShapefiles({ realRoot: realpathSync(dir), cacheBytes: 0, maxOpen: 8, onProblem: () => undefined });
-const noCheckpoint = () => undefined;
-const context = { shapefiles, checkpoint: noCheckpoint, lap: noCheckpoint } as unknown as DrawingContext;
+const { dir, shapefiles, context } = fixturesOnTestThread();
 afterAll(() => {
   shapefiles.close();
   removeTempDirs();

@@ -1,7 +1,9 @@
 /** A server over test shapefiles for the /ogc tests, and requests to it with the key in the X-API-Key header. */
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_DATA_DIR } from '../../src/config/package-folders.ts';
+import type { DrawingContext } from '../../src/drawing/context.ts';
+import { createOpenShapefiles, type OpenShapefiles } from '../../src/shapefile/open-shapefiles.ts';
 import { GDAL_FIXTURES } from '../support/gdal-reference.ts';
 import { RD_NEW_PRJ, writeFixtures } from '../support/fixtures.ts';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
@@ -27,6 +29,20 @@ export function ogcFixtures(): string {
   }
   writeFileSync(join(dir, 'deleted.prj'), RD_NEW_PRJ);
   return dir;
+}
+
+/** A checkpoint that never stops the work. */
+export const noCheckpoint = () => undefined;
+
+/**
+ * ogcFixtures() opened as a drawing worker opens its files, on the test's thread: for the
+ * worker jobs' own functions, called directly.
+ */
+export function fixturesOnTestThread(): { dir: string; shapefiles: OpenShapefiles; context: DrawingContext } {
+  const dir = ogcFixtures();
+  const shapefiles = createOpenShapefiles({ realRoot: realpathSync(dir), cacheBytes: 0, maxOpen: 8, onProblem: () => undefined });
+  const context = { shapefiles, checkpoint: noCheckpoint, lap: noCheckpoint } as unknown as DrawingContext;
+  return { dir, shapefiles, context };
 }
 
 export function startOgcServer(config: Record<string, unknown> = {}): Promise<TestServer> {
