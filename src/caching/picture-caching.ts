@@ -14,7 +14,7 @@ import { setCacheControl } from './cache-control.ts';
 import { entityTag } from './entity-tag.ts';
 import { ifNoneMatchMatches } from './if-none-match.ts';
 import { serviceIdentity } from './service-identity.ts';
-import { shapefileVersion } from './shapefile-version.ts';
+import { shapefileVersions } from './shapefile-version.ts';
 
 /** What every validated image or map request holds, besides the parameters particular to it. */
 export interface PictureRequest {
@@ -33,11 +33,12 @@ const ENVELOPE_FORMATS: ReadonlySet<Format> = new Set(['xml', 'json']);
  * beyond the request that shape the picture (a map's basemap providers).
  */
 export function cachedPicture<R extends PictureRequest>(
-  services: { catalog: DataFolder; config: Pick<Config, 'render' | 'envelope' | 'http'> },
+  services: { catalog: DataFolder; config: Pick<Config, 'render' | 'envelope' | 'http' | 'fileCheckMs'> },
   settingsOf: (request: R) => unknown = () => undefined,
 ): MiddlewareHandler<AppEnv, string, { out: { query: R } }> {
   const service = serviceIdentity(services.config);
   const { cacheControl } = services.config.http;
+  const shapefileVersion = shapefileVersions(services.config.fileCheckMs);
   return async (c, next) => {
     const request = c.req.valid('query');
     const files = await shapefileForKey(services.catalog, request.file, c.get('grant'));

@@ -4,6 +4,7 @@
  */
 import { stat } from 'node:fs';
 import type { FileSetPaths, ShapefileFiles } from '../shapefile/file-set.ts';
+import { recentReadings } from '../shapefile/recent-readings.ts';
 
 export interface ShapefileVersion {
   /** Size and modification time (whole milliseconds) of each file of the shapefile that exists. */
@@ -20,25 +21,14 @@ export interface ShapefileVersion {
  * (`cp -p` and rsync keep nanoseconds, Node's `cpSync` with `preserveTimestamps` about a
  * microsecond), and HTTP dates keep only seconds. The stats run off the event loop, side by
  * side: a data folder on a network mount that hangs must hang only the requests that read it,
- * not /health and every other answer with them.
+ * not /health and every other answer with them. One reading stands for `maxAgeMs`
+ * (configuration `fileCheckMs`), so a change may be answered with the old ETag for that long:
+ * nothing a client's `max-age` does not already allow it for minutes.
  */
-export function shapefileVersion(files: ShapefileFiles): Promise<ShapefileVersion> {
-  let reading = versionsUnderWay.get(files.paths.shp);
-  if (!reading) {
-    reading = readVersion(files).finally(() => versionsUnderWay.delete(files.paths.shp));
-    versionsUnderWay.set(files.paths.shp, reading);
-  }
-  return reading;
+export function shapefileVersions(maxAgeMs: number): (files: ShapefileFiles) => Promise<ShapefileVersion> {
+  const readings = recentReadings<ShapefileVersion>(maxAgeMs);
+  return (files) => readings.get(files.paths.shp, () => readVersion(files));
 }
-
-/**
- * Versions being read, by the `.shp`'s path: requests that ask for the same shapefile at the
- * same time share one reading (under load most ask for the few files in use), so a burst
- * costs the thread pool a stat per file, not one per request. One started before a request
- * came is as current as one that request would start: a change in between is a change just
- * after that request.
- */
-const versionsUnderWay = new Map<string, Promise<ShapefileVersion>>();
 
 /**
  * The stats side by side, each by callback into one promise: fs/promises' stat costs a

@@ -96,6 +96,13 @@ export const configSchema = z
     port: z.number().int().min(0).max(65535).default(3000),
     /** Folder of shapefiles; relative paths are resolved against the working directory. The sample data by default. */
     dataDir: z.string().default(SAMPLE_DATA_DIR),
+    /**
+     * How long one look at a shapefile's file sizes and times stands for its ETag and
+     * Last-Modified (milliseconds; 0: look on every request): a file changed in place may be
+     * answered with its old ETag, or 304, for this long. What is drawn is always read fresh,
+     * and files added or removed are seen at once.
+     */
+    fileCheckMs: z.number().int().min(0).max(60_000).default(1_000),
     /** Folder of theme files; the themes that ship with shapeshot by default. */
     themesDir: z.string().default(BUNDLED_THEMES_DIR),
     keys: z.array(keySchema).default([]),

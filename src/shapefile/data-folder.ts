@@ -7,6 +7,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { FileSetPaths, ShapefileFiles } from './file-set.ts';
+import { recentReadings } from './recent-readings.ts';
 
 /** Rescans for names that are not found happen at most this often, unless the folder changed. */
 const RESCAN_INTERVAL_MS = 250;
@@ -43,6 +44,11 @@ export interface DataFolder {
   names(): Promise<string[]>;
 }
 
+/**
+ * The shapefiles of folder `root`, looked at again when its modification time moves (checked
+ * on every request: a file copied in is served at once, and one removed is a 404 at once),
+ * and for a name not yet listed.
+ */
 export function createDataFolder(root: string): DataFolder {
   let sets = new Map<string, ShapefileFiles>();
   let scannedAt = -Infinity;
@@ -76,16 +82,10 @@ export function createDataFolder(root: string): DataFolder {
 
   /**
    * The folder's mtime, off the event loop (a hung network mount must not freeze /health and
-   * every other answer); requests that ask at the same time share one stat, so a burst of
-   * them costs the thread pool one call, not one each.
+   * every other answer); requests that ask at the same time share one stat.
    */
-  let statting: Promise<number> | undefined;
-  const folderMtimeNow = () =>
-    (statting ??= stat(root)
-      .then((stats) => stats.mtimeMs)
-      .finally(() => {
-        statting = undefined;
-      }));
+  const folderLooks = recentReadings<number>(0);
+  const folderMtimeNow = () => folderLooks.get(root, () => stat(root).then((stats) => stats.mtimeMs));
 
   /** Rescans when the folder's mtime moved (a file was added, removed or renamed). */
   const refresh = async () => {

@@ -31,6 +31,9 @@ let first: TestServer;
 let second: TestServer;
 /** The same data, but another Ocean theme and another basemap configuration. */
 let reconfigured: TestServer;
+/** Copies that look at their files on every request, and once a minute. */
+let everyRequest: TestServer;
+let everyMinute: TestServer;
 
 beforeAll(async () => {
   data = writeFixtures(makeTempDir());
@@ -42,14 +45,16 @@ beforeAll(async () => {
   const ocean = JSON.parse(readFileSync(join(themes, 'ocean.json'), 'utf8'));
   writeFileSync(join(themes, 'ocean.json'), JSON.stringify({ ...ocean, lineWidth: 5 }));
 
-  [first, second, reconfigured] = await Promise.all([
+  [first, second, reconfigured, everyRequest, everyMinute] = await Promise.all([
     start(copyOf(data)),
     start(copyOf(data)),
     start(copyOf(data), { themesDir: themes, basemaps: checkerboard(32) }),
+    start(copyOf(data), { fileCheckMs: 0 }),
+    start(copyOf(data), { fileCheckMs: 60_000 }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([first, second, reconfigured].map((server) => server?.close()));
+  await Promise.all([first, second, reconfigured, everyRequest, everyMinute].map((server) => server?.close()));
   removeTempDirs();
 });
 
@@ -103,14 +108,14 @@ describe('the ETag', () => {
   });
 
   it('changes when a file of the shapefile is touched or rewritten, with Last-Modified', async () => {
-    const dataDir = first.services.config.dataDir;
-    const before = await image(first, { file: 'lines' });
+    const dataDir = everyRequest.services.config.dataDir;
+    const before = await image(everyRequest, { file: 'lines' });
     const tag = await etagOf(before);
     expect(before.headers.get('last-modified')).toBe(statSync(join(dataDir, 'lines.shp')).mtime.toUTCString());
 
     const later = new Date(statSync(join(dataDir, 'lines.dbf')).mtimeMs + 5_000);
     utimesSync(join(dataDir, 'lines.dbf'), later, later);
-    const touched = await image(first, { file: 'lines' });
+    const touched = await image(everyRequest, { file: 'lines' });
     const touchedTag = await etagOf(touched);
     expect(touchedTag).not.toBe(tag);
     expect(touched.headers.get('last-modified')).toBe(later.toUTCString());
@@ -120,7 +125,15 @@ describe('the ETag', () => {
     const { atime, mtime } = statSync(prj);
     writeFileSync(prj, `${readFileSync(prj, 'utf8')}\n`);
     utimesSync(prj, atime, mtime);
-    expect(await imageTag(first, { file: 'lines' })).not.toBe(touchedTag);
+    expect(await imageTag(everyRequest, { file: 'lines' })).not.toBe(touchedTag);
+  });
+
+  it('stays for fileCheckMs after a file changed: one look at the files stands that long', async () => {
+    const dataDir = everyMinute.services.config.dataDir;
+    const tag = await imageTag(everyMinute, { file: 'lines' });
+    const later = new Date(statSync(join(dataDir, 'lines.dbf')).mtimeMs + 5_000);
+    utimesSync(join(dataDir, 'lines.dbf'), later, later);
+    expect(await imageTag(everyMinute, { file: 'lines' })).toBe(tag);
   });
 });
 
