@@ -22,6 +22,21 @@ export function loadConfig(env: Record<string, string | undefined>, commandLine:
   return parseConfig({ ...applyEnvironment(fromFile, env), ...settings }, configFile ?? 'configuration');
 }
 
+/** Which of the sources loadConfig() merges set the data folder: start-up messages say what to change there. */
+export type DataFolderSetting = { from: 'command line' } | { from: 'environment' } | { from: 'file'; file: string } | { from: 'default' };
+
+/**
+ * The source loadConfig() took `dataDir` from, by the same precedence. A configuration file
+ * is named even when it leaves dataDir unset: then the folder is the sample data's, which a
+ * sound install always has, so no message about it is ever printed.
+ */
+export function dataFolderSetting(env: Record<string, string | undefined>, commandLine: CommandLineSettings = {}): DataFolderSetting {
+  if (commandLine.dataDir !== undefined) return { from: 'command line' };
+  if (env.SHAPESHOT_DATA) return { from: 'environment' };
+  const configFile = commandLine.configFile ?? env.SHAPESHOT_CONFIG;
+  return configFile ? { from: 'file', file: configFile } : { from: 'default' };
+}
+
 /** Validates a configuration object; the error names the source and every bad field. */
 export function parseConfig(input: unknown, source = 'configuration'): Config {
   const result = configSchema.safeParse(input);

@@ -1,10 +1,15 @@
 import { pino } from 'pino';
 import { buildApp } from '../app.ts';
 import { parseArguments, USAGE } from '../cli/arguments.ts';
-import { loadConfig, type CommandLineSettings } from '../config/load.ts';
+import { assertServableDataFolder } from '../cli/data-folder-check.ts';
+import { emptyFolderAdvice, folderContents } from '../cli/empty-folder-advice.ts';
+import { listenProblem } from '../cli/listen-problem.ts';
+import { StartUpProblem, USAGE_ERROR } from '../cli/start-up-problem.ts';
+import { dataFolderSetting, loadConfig, type CommandLineSettings } from '../config/load.ts';
 import { packageVersion } from '../config/package-folders.ts';
 import { malformedAnswer } from '../http/malformed.ts';
-import { createServices, exampleUrls } from '../server/services.ts';
+import { createServices, exampleKey } from '../server/services.ts';
+import { startUpLines } from '../server/start-up-lines.ts';
 import { stopGracefullyOn } from './graceful-stop.ts';
 import { reloadConfiguration } from './reload.ts';
 import type { Runtime } from './runtime.ts';
@@ -25,24 +30,26 @@ export async function runServer(runtime: Runtime): Promise<void> {
       process.exit(0);
     case 'invalid':
       console.error(`shapeshot: ${command.message}\n\n${USAGE}`);
-      process.exit(2);
+      process.exit(USAGE_ERROR);
     case 'serve':
       await serve(runtime, command.settings).catch((error: unknown) => {
-        // A bad configuration or a port in use: the message says which; a stack would bury it.
+        // A bad configuration, a missing folder or a port in use: the message says which and what to do; a stack would bury it.
         console.error(`shapeshot: ${(error as Error).message}`);
-        process.exit(1);
+        process.exit(error instanceof StartUpProblem ? error.exitStatus : 1);
       });
   }
 }
 
 /**
- * The configuration (command line over environment over file), the app on the runtime's
- * server, working URLs on the console; a graceful stop on SIGINT or SIGTERM, and on SIGHUP
- * the keys and log level read again (SIGHUP does not exist on Windows).
+ * The configuration (command line over environment over file), its data folder checked
+ * before anything starts, the app on the runtime's server, working URLs on the console; a
+ * graceful stop on SIGINT or SIGTERM, and on SIGHUP the keys and log level read again
+ * (SIGHUP does not exist on Windows).
  */
 async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promise<void> {
   const load = () => loadConfig(process.env, commandLine);
   let config = load();
+  assertServableDataFolder(config.dataDir, dataFolderSetting(process.env, commandLine));
   // SIGHUP's default is to end the process: a reload asked for while the server starts
   // (systemctl reload) waits until it has started instead.
   let reloadAsked = false;
@@ -54,6 +61,9 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
 
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
+  const shapefiles = await services.catalog.names();
+  if (shapefiles.length === 0) console.error(`shapeshot: ${emptyFolderAdvice(config.dataDir, folderContents(config.dataDir))}`);
+
   const listener = await runtime.serve(app.fetch, {
     hostname: config.host,
     port: config.port,
@@ -61,9 +71,11 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
     writeStallMs: config.limits.writeStallMs,
     onStall: () => logger.info({ writeStallMs: config.limits.writeStallMs }, 'answer dropped: its client read none of it for limits.writeStallMs'),
     answerMalformed: malformedAnswer(config.envelope, config.envelope.instance),
+  }).catch((error: unknown) => {
+    throw listenProblem(error, config.host, config.port) ?? error;
   });
-  console.log(`shapeshot listening on ${listener.origin} (${runtime.name}; data: ${config.dataDir})`);
-  for (const example of await exampleUrls(services, listener.origin)) console.log(`Try: ${example}`);
+  const facts = { origin: listener.origin, runtime: runtime.name, dataFolder: config.dataDir, shapefiles, key: exampleKey(services) };
+  for (const line of startUpLines(facts)) console.log(line);
 
   stopGracefullyOn(['SIGINT', 'SIGTERM'], { listener, services, requestTimeoutMs: config.limits.requestTimeoutMs, logger });
   if (process.platform !== 'win32') {

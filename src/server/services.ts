@@ -44,14 +44,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   };
 }
 
-/** URLs that work right away against the bundled data (an image, a map), for the start-up message. */
-export async function exampleUrls(services: Services, origin: string): Promise<string[]> {
-  const [first] = await services.catalog.names();
-  if (first === undefined) return [];
-  const key = services.keys.authenticate(DEMO_KEY) ? DEMO_KEY : '<your key>';
-  const file = encodeURIComponent(first);
-  return [
-    `${origin}/REST/v1/shapefiles/images?file=${file}&fid=0&format=png&key=${key}`,
-    `${origin}/REST/v1/shapefiles/map?file=${file}&format=png&key=${key}`,
-  ];
+/** The key the start-up URLs carry: the demo key while it works (no keys configured), else a placeholder for the user's own. */
+export function exampleKey(services: Services): string {
+  return services.keys.authenticate(DEMO_KEY) ? DEMO_KEY : '<your key>';
 }

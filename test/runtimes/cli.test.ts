@@ -1,11 +1,17 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNTIMES, serverCommand } from '../../bench/server-process.ts';
 import { parseArguments, USAGE } from '../../src/cli/arguments.ts';
-import { loadConfig } from '../../src/config/load.ts';
+import { dataFolderProblem } from '../../src/cli/data-folder-check.ts';
+import { emptyFolderAdvice } from '../../src/cli/empty-folder-advice.ts';
+import { listenProblem } from '../../src/cli/listen-problem.ts';
+import { dataFolderSetting, loadConfig } from '../../src/config/load.ts';
+import { startUpLines } from '../../src/server/start-up-lines.ts';
 import { DEMO_KEY } from '../../src/config/schema.ts';
 import { installPacked } from '../support/packed-package.ts';
 import { decodePng } from '../support/png.ts';
@@ -15,6 +21,27 @@ import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 afterAll(removeTempDirs);
+
+/** Copies the sample data's countries shapefile into `folder` as `name`.*. */
+function copyCountries(folder: string, name: string): void {
+  for (const extension of ['shp', 'shx', 'dbf', 'prj', 'cpg']) copyFileSync(join(REPO, 'data', `countries.${extension}`), join(folder, `${name}.${extension}`));
+}
+
+/** Runs `command` in `cwd` to its end; its output as it printed it. */
+function runToExit(command: readonly string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** `command` with its stderr sent into its stdout: one stream keeps the order in which the lines were printed. */
+const oneStream = (command: readonly string[]) => ['sh', '-c', 'exec "$@" 2>&1', 'sh', ...command];
 
 describe('the command line', () => {
   it('takes a data folder and the options, long or short', () => {
@@ -71,9 +98,7 @@ describe('npx shapeshot FOLDER, installed from the packed package', () => {
     bin = join(project, 'node_modules/.bin/shapeshot');
     const folder = join(project, 'my-shapefiles');
     mkdirSync(folder);
-    for (const extension of ['shp', 'shx', 'dbf', 'prj', 'cpg']) {
-      copyFileSync(join(REPO, 'data', `countries.${extension}`), join(folder, `my_countries.${extension}`));
-    }
+    copyCountries(folder, 'my_countries');
     server = await spawnServer(['npx', '--no', 'shapeshot', './my-shapefiles', '--port', '0'], project);
   }, 240_000);
 
@@ -88,6 +113,17 @@ describe('npx shapeshot FOLDER, installed from the packed package', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('image/png');
       expect(decodePng(new Uint8Array(await response.arrayBuffer())).width).toBeGreaterThan(0);
+    }
+  });
+
+  it('prints the playground and the API documentation, which open without a key', async () => {
+    expect(await server.line(/^shapeshot listening on/)).toMatch(/data: \.\/my-shapefiles, 1 shapefile\)$/);
+    for (const [label, path] of [['Playground', '/'], ['API docs', '/docs']]) {
+      const url = (await server.line(new RegExp(`^${label}: `))).slice(`${label}: `.length);
+      expect(url).toBe(`${server.origin}${path}`);
+      const response = await fetch(url);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     }
   });
 
@@ -110,4 +146,139 @@ describe('npx shapeshot FOLDER, installed from the packed package', () => {
     expect(result.stderr.toString()).toMatch(/^shapeshot: Unknown option '--colour'/);
     expect(result.stderr.toString()).toContain(USAGE);
   });
+});
+
+describe('the start-up messages', () => {
+  const fromCommandLine = { from: 'command line' } as const;
+
+  it('say what to give in place of a missing folder or a file, where the folder was set', () => {
+    expect(dataFolderProblem('./missing', { kind: 'missing' }, fromCommandLine)).toBe(
+      './missing: no such folder. Give the folder that holds your .shp files: npx shapeshot ./data',
+    );
+    expect(dataFolderProblem('maps/parks.shp', { kind: 'file' }, fromCommandLine)).toBe('maps/parks.shp: a file, not a folder. Give the folder that holds it: npx shapeshot maps');
+    expect(dataFolderProblem('./parks.geojson', { kind: 'file' }, fromCommandLine)).toBe(
+      './parks.geojson: a file, not a folder. Give the folder that holds your .shp files: npx shapeshot ./data (ogr2ogr -f "ESRI Shapefile" ./data ./parks.geojson makes shapefiles of it)',
+    );
+    expect(dataFolderProblem('/srv/gone', { kind: 'missing' }, dataFolderSetting({ SHAPESHOT_DATA: '/srv/gone' }))).toBe(
+      'SHAPESHOT_DATA=/srv/gone: no such folder. Set SHAPESHOT_DATA to the folder that holds your .shp files, e.g. SHAPESHOT_DATA=./data',
+    );
+    expect(dataFolderProblem('/srv/gone', { kind: 'unreadable', reason: 'permission denied' }, dataFolderSetting({}, { configFile: 'shapeshot.json' }))).toBe(
+      '/srv/gone (dataDir in shapeshot.json): this folder cannot be read (permission denied). Set dataDir in shapeshot.json to the folder that holds your .shp files, e.g. "dataDir": "./data"',
+    );
+    expect(dataFolderProblem('my data/roads.dbf', { kind: 'file' }, fromCommandLine)).toMatch(/: npx shapeshot 'my data'$/);
+    expect(dataFolderProblem('./data', { kind: 'folder' }, fromCommandLine)).toBeUndefined();
+  });
+
+  it('tell what to do with a folder that holds no shapefile', () => {
+    expect(emptyFolderAdvice('./data', { files: [], foldersWithShapefiles: ['parks', 'roads'] })).toBe(
+      './data holds no shapefiles, but its folder parks does: npx shapeshot ./data/parks',
+    );
+    expect(emptyFolderAdvice('./data/', { files: ['notes.txt', 'parks.geojson'], foldersWithShapefiles: [] })).toBe(
+      './data/ holds no shapefiles, but parks.geojson can become one: ogr2ogr -f "ESRI Shapefile" ./data/ ./data/parks.geojson writes it there, and it is served at once, without a restart',
+    );
+    expect(emptyFolderAdvice('empty', { files: ['notes.txt'], foldersWithShapefiles: [] })).toBe(
+      'empty holds no shapefiles yet: copy each .shp there with its .shx, .dbf and .prj, and it is served at once, without a restart',
+    );
+  });
+
+  it('name the option that gets past a port or an address that cannot be listened on, and pass other errors on', () => {
+    const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:3000'), { code: 'EADDRINUSE' });
+    expect(listenProblem(inUse, '127.0.0.1', 3000)).toMatchObject({
+      message: 'port 3000 on 127.0.0.1 is in use (by another program, or a shapeshot started earlier): start with --port 3001, or --port 0 for any free port',
+      exitStatus: 1,
+    });
+    expect(listenProblem(inUse, '127.0.0.1', 65535)?.message).toMatch(/start with --port 0 for any free port$/);
+    expect(listenProblem({ code: 'EACCES' }, '0.0.0.0', 80)?.message).toMatch(/^port 80 is reserved .*: start with --port 3000/);
+    expect(listenProblem({ code: 'EADDRNOTAVAIL' }, '10.9.9.9', 3000)).toMatchObject({ message: expect.stringMatching(/^10\.9\.9\.9 is not an address of this machine: start with --host 127\.0\.0\.1/), exitStatus: 2 });
+    expect(listenProblem(new Error('something else'), '127.0.0.1', 3000)).toBeUndefined();
+  });
+
+  it('list the playground, /docs and URLs of the first shapefile, or what to put in an empty folder', () => {
+    const facts = { origin: 'http://127.0.0.1:3000', runtime: 'Node v20', dataFolder: './data', key: 'shapeshot-demo' };
+    expect(startUpLines({ ...facts, shapefiles: ['my parks', 'roads'] })).toEqual([
+      'shapeshot listening on http://127.0.0.1:3000 (Node v20; data: ./data, 2 shapefiles)',
+      'Playground: http://127.0.0.1:3000/',
+      'API docs: http://127.0.0.1:3000/docs',
+      'Try: http://127.0.0.1:3000/REST/v1/shapefiles/images?file=my%20parks&fid=0&format=png&key=shapeshot-demo',
+      'Try: http://127.0.0.1:3000/REST/v1/shapefiles/map?file=my%20parks&format=png&key=shapeshot-demo',
+    ]);
+    expect(startUpLines({ ...facts, shapefiles: [] }).slice(-1)).toEqual([
+      'Once NAME.shp is there: http://127.0.0.1:3000/REST/v1/shapefiles/images?file=NAME&fid=0&format=png&key=shapeshot-demo',
+    ]);
+  });
+});
+
+/**
+ * The mistakes of a first start, made for real on each runtime (the start-up code is
+ * shared): each ends with one sentence on stderr and no stack, before anything claims to
+ * listen; an empty folder starts, after its warning.
+ */
+describe.each(RUNTIMES)('starting on %s', (runtime) => {
+  const start = (...args: string[]) => runToExit([...serverCommand(runtime), ...args, '--port', '0'], REPO);
+
+  /** Its stderr is the one sentence `expected` after "shapeshot: ", and it printed nothing else. */
+  const expectOneSentence = (result: { stdout: string; stderr: string }, expected: RegExp) => {
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(expected);
+  };
+
+  it('refuses a folder that is not there, exit status 2', async () => {
+    const missing = join(makeTempDir('start-'), 'missing');
+    const result = await start(missing);
+    expect(result.status).toBe(2);
+    expectOneSentence(result, new RegExp(`^shapeshot: ${missing}: no such folder\\. Give the folder that holds your \\.shp files: npx shapeshot \\./data$`));
+  });
+
+  it('refuses a file given in place of the folder, exit status 2', async () => {
+    const file = join(makeTempDir('start-'), 'parks.geojson');
+    writeFileSync(file, '{"type":"FeatureCollection","features":[]}');
+    const result = await start(file);
+    expect(result.status).toBe(2);
+    expectOneSentence(result, new RegExp(`^shapeshot: ${file}: a file, not a folder\\. Give the folder that holds your \\.shp files: npx shapeshot \\./data \\(ogr2ogr .*\\)$`));
+  });
+
+  it('refuses a port in use, naming --port, exit status 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    try {
+      const { port } = holder.address() as AddressInfo;
+      const result = await runToExit([...serverCommand(runtime), join(REPO, 'data'), '--port', String(port)], REPO);
+      expect(result.status).toBe(1);
+      expectOneSentence(result, new RegExp(`^shapeshot: port ${port} on 127\\.0\\.0\\.1 is in use .*: start with --port ${port + 1}, or --port 0 for any free port$`));
+    } finally {
+      await new Promise((closed) => holder.close(closed));
+    }
+  }, 30_000);
+
+  it('warns about an empty folder before it listens, and serves a shapefile copied there afterwards', async () => {
+    const empty = makeTempDir('start-');
+    const server = await spawnServer(oneStream([...serverCommand(runtime), empty, '--port', '0']), REPO);
+    try {
+      const lines = server.output().split('\n');
+      const warning = lines.findIndex((line) => line === `shapeshot: ${empty} holds no shapefiles yet: copy each .shp there with its .shx, .dbf and .prj, and it is served at once, without a restart`);
+      const listening = lines.findIndex((line) => line.startsWith('shapeshot listening on'));
+      expect(warning).toBeGreaterThanOrEqual(0);
+      expect(warning).toBeLessThan(listening);
+      expect(lines[listening]).toMatch(/, 0 shapefiles\)$/);
+      await server.line(/^API docs: /);
+      const once = (await server.line(/^Once NAME\.shp is there: /)).replace(/^Once NAME\.shp is there: /, '');
+      copyCountries(empty, 'mine');
+      const response = await fetch(once.replace('file=NAME', 'file=mine'));
+      expect(response.status).toBe(200);
+      expect(decodePng(new Uint8Array(await response.arrayBuffer())).width).toBeGreaterThan(0);
+    } finally {
+      server.kill();
+    }
+  }, 30_000);
+});
+
+describe('npx shapeshot in a clone', () => {
+  it('runs the sources, built or not: a missing folder gets its sentence and exit status 2', async () => {
+    const missing = join(makeTempDir('clone-'), 'missing');
+    const result = await runToExit(['npx', '--yes', 'shapeshot', missing], REPO);
+    expect(result.stderr).toMatch(new RegExp(`^shapeshot: ${missing}: no such folder\\.`, 'm'));
+    expect(result.status).toBe(2);
+  }, 60_000);
 });
