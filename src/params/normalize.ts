@@ -34,13 +34,12 @@ export function foldQueryCase(query: unknown, ctx: z.core.$RefinementCtx): Recor
 
 /**
  * The query folded into lower-case names (foldQueryCase), with a name that is a near miss
- * of one of `parameters` (the operation's, lower-cased) or of `key`, which every route
- * takes, refused (near-miss.ts). Other
- * unknown names are left for the schema to ignore, and so is a parameter of the interface
- * that this operation does not take or that another parameter turns off (`theme` on a
- * map): decisions.md keeps those ignored. The issue carries the parameter meant, for the
- * message ("did you mean ...?"). Issues here stop the values from being validated: what a
- * misspelled name's value should have been is not known.
+ * (near-miss.ts) of one of the operation's parameters (lower-cased) or of `key`, which
+ * every route takes, refused. Other unknown names are left for the schema to ignore, and
+ * so is a parameter of the interface that this operation does not take or that another
+ * parameter turns off (`theme` on a map): decisions.md keeps those ignored. The issue
+ * carries the parameter meant, for the message ("did you mean ...?"). Issues here stop the
+ * values from being validated: what a misspelled name's value should have been is unknown.
  */
 export function foldQueryNames(operationParameters: readonly string[]) {
   const parameters = [...operationParameters, 'key'];
