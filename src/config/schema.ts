@@ -28,6 +28,27 @@ const DEFAULT_LIMITS = {
 
 const DEFAULT_OGC = { maxLimit: 1000, maxPageVertices: 2_000_000 };
 
+/** The service's own credit; the data's is configured apart (`data`), so this says nothing of any data. */
+const DEFAULT_COPYRIGHT = 'Copyright © 2026 shapeshot contributors.';
+
+const attributionText = z.string().trim().min(1, 'must not be empty (leave the field out for no attribution)');
+
+/**
+ * The credit the served data asks for (its licence's attribution), added to the Copyright
+ * of the answers that show it (envelope/copyright.ts). In the configuration, not in a file
+ * beside each shapefile: the data folder may be read-only or another's, and one place
+ * shows every credit the service gives.
+ */
+const dataSchema = z
+  .object({
+    /** Every shapefile's, unless it has its own; the bundled sample data has its sources' by default. */
+    attribution: attributionText.optional(),
+    /** By shapefile name as `file=` takes it (case-insensitive): an attribution in place of the folder's. */
+    files: z.record(z.string().min(1), z.object({ attribution: attributionText }).strict()).default({}),
+  })
+  .strict()
+  .default({ files: {} });
+
 /** Browsers may reuse a picture for five minutes; shared caches must not keep what a key unlocked. */
 const DEFAULT_CACHE_CONTROL = 'private, max-age=300';
 
@@ -103,6 +124,8 @@ export const configSchema = z
      * and files added or removed are seen at once.
      */
     fileCheckMs: z.number().int().min(0).max(60_000).default(1_000),
+    /** Credits of the data in dataDir. */
+    data: dataSchema,
     /** Folder of theme files; the themes that ship with shapeshot by default. */
     themesDir: z.string().default(BUNDLED_THEMES_DIR),
     keys: z.array(keySchema).default([]),
@@ -184,14 +207,18 @@ export const configSchema = z
     envelope: z
       .object({
         schemaNamespace: z.string().default('http://schemas.microsoft.com/search/local/ws/rest/v1'),
-        copyright: z.string().default('Copyright © 2026 shapeshot contributors. Sample data: Natural Earth.'),
+        /**
+         * The service's own text, first in every envelope's Copyright; the data's attribution
+         * (`data`) and a map's basemap's follow it.
+         */
+        copyright: z.string().default(DEFAULT_COPYRIGHT),
         /** First part of every TraceId; tells which server instance answered. */
         instance: z.string().regex(/^[^/\s]+$/, 'must not contain slashes or spaces').default('shapeshot'),
       })
       .strict()
       .default({
         schemaNamespace: 'http://schemas.microsoft.com/search/local/ws/rest/v1',
-        copyright: 'Copyright © 2026 shapeshot contributors. Sample data: Natural Earth.',
+        copyright: DEFAULT_COPYRIGHT,
         instance: 'shapeshot',
       }),
     basemaps: basemapsSchema,

@@ -3,26 +3,29 @@ import type { DrawStyle } from '../svg/style.ts';
 import type { Theme } from '../themes/theme.ts';
 import { commonFields, readCommon, type RequestLimits } from './common.ts';
 import { choiceParam, fidParam, IMAGE_FORMATS, nonNegativeNumberParam, switchParam, withDefault } from './fields.ts';
-import { foldQueryCase } from './normalize.ts';
-import { readStyleParams, resolveStyle } from './style.ts';
+import { foldQueryNames } from './normalize.ts';
+import { readStyleParams, resolveStyle, styleFields } from './style.ts';
 
 /** The images operation's query (names lower-cased), validated and with the style resolved. */
 export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<string, Theme>) {
   const themeNames = [...themes.values()].map((theme) => theme.name);
-  const base = z.looseObject({
+  const fields = {
     ...commonFields(limits),
     fid: fidParam(limits.maxIds).optional(),
     format: withDefault(choiceParam(IMAGE_FORMATS), 'xml'),
     singleimage: withDefault(switchParam(), 0),
     theme: choiceParam(themeNames).optional(),
     reducetol: withDefault(nonNegativeNumberParam(), 0),
-  }).refine((query) => query.fid !== undefined || query.where !== undefined, {
+  };
+  const base = z.looseObject(fields).refine((query) => query.fid !== undefined || query.where !== undefined, {
     path: ['fid'],
     message: "or 'where' is required",
     // Named beside the other problems of the query, as a missing file is.
     when: () => true,
   });
-  return z.preprocess(foldQueryCase, base).transform((query, ctx) => {
+  // The style parameters are read apart from the schema (only without a theme), but are the operation's all the same.
+  const parameters = [...Object.keys(fields), ...Object.keys(styleFields)];
+  return z.preprocess(foldQueryNames(parameters), base).transform((query, ctx) => {
     const common = readCommon(query, ctx);
     const theme = query.theme === undefined ? undefined : themes.get(query.theme.toLowerCase());
     const style: DrawStyle = resolveStyle(

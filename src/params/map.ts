@@ -4,7 +4,7 @@ import { MAX_ZOOM, MIN_ZOOM } from '../projection/web-mercator.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import { commonFields, readCommon, type RequestLimits } from './common.ts';
 import { choiceParam, colourParam, fidParam, integerParam, MAP_FORMATS, switchParam, withDefault } from './fields.ts';
-import { foldQueryCase } from './normalize.ts';
+import { foldQueryNames } from './normalize.ts';
 import { DEFAULT_STYLE, resolveStyle } from './style.ts';
 
 /** Polygons on a map: the outline colour over a 20 % fill of the same colour. */
@@ -12,7 +12,7 @@ const MAP_FILL_OPACITY = 0.2;
 
 /** The map operation's query (names lower-cased), validated, with the drawing style resolved. */
 export function mapQuerySchema(limits: RequestLimits) {
-  const base = z.looseObject({
+  const fields = {
     ...commonFields(limits),
     fid: fidParam(limits.maxIds).optional(),
     format: withDefault(choiceParam(MAP_FORMATS), 'xml'),
@@ -22,8 +22,9 @@ export function mapQuerySchema(limits: RequestLimits) {
     linewidth: withDefault(integerParam(0, 100), 2),
     useboundingbox: withDefault(switchParam(), 0),
     zoom: integerParam(MIN_ZOOM, MAX_ZOOM).optional(),
-  });
-  return z.preprocess(foldQueryCase, base).transform((query, ctx) => {
+  };
+  const base = z.looseObject(fields);
+  return z.preprocess(foldQueryNames(Object.keys(fields)), base).transform((query, ctx) => {
     const common = readCommon(query, ctx);
     const lineColor = query.linecolor ?? DEFAULT_STYLE.lineColor;
     const style: DrawStyle = resolveStyle({

@@ -15,3 +15,8 @@ const SPELLING = new Map(
 export function spelledParameter(name: string): string | undefined {
   return SPELLING.get(name);
 }
+
+/** Whether `name` (lower-cased) is a parameter of some operation of the interface. */
+export function isParameterName(name: string): boolean {
+  return SPELLING.has(name);
+}

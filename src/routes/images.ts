@@ -1,20 +1,26 @@
 import { Hono } from 'hono';
 import { cachedPicture } from '../caching/picture-caching.ts';
+import { copyrightOf, dataAttribution } from '../envelope/copyright.ts';
 import type { AppEnv } from '../http/context.ts';
 import { sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
 import { answerLimitFor } from '../operations/answer-limit-advice.ts';
 import { createImages } from '../operations/images.ts';
-import { imagesQuerySchema } from '../params/images.ts';
+import { imagesQuerySchema, type ImagesRequest } from '../params/images.ts';
 import type { Services } from '../services.ts';
 
 /** GET /REST/v1/shapefiles/images */
 export function imagesRoute(services: Services) {
   const { config } = services;
-  return new Hono<AppEnv>().get('/images', validQuery(imagesQuerySchema(config.limits, services.themes)), cachedPicture(services), async (c) => {
+  const attributionOf = dataAttribution(config);
+  // The data's attribution is in the envelope: a change of it is a new answer.
+  const caching = cachedPicture(services, (request: ImagesRequest) => attributionOf(request.file));
+  return new Hono<AppEnv>().get('/images', validQuery(imagesQuerySchema(config.limits, services.themes)), caching, async (c) => {
     c.get('timing')?.lap('http');
     const request = c.req.valid('query');
-    const collection = await createImages(request, c.get('shapefile'), services, c.get('signal'), c.get('timing'));
-    return sendCollection(c, collection, request.format, config.envelope, answerLimitFor(config.limits.maxAnswerBytes, 'images', request.format));
+    const files = c.get('shapefile');
+    const collection = await createImages(request, files, services, c.get('signal'), c.get('timing'));
+    const copyright = copyrightOf([config.envelope.copyright, attributionOf(files.name)]);
+    return sendCollection(c, collection, request.format, { ...config.envelope, copyright }, answerLimitFor(config.limits.maxAnswerBytes, 'images', request.format));
   });
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { basemapIdentity } from '../caching/basemap-identity.ts';
 import { MAP_TYPES } from '../sdk/contract.ts';
 import { cachedPicture } from '../caching/picture-caching.ts';
+import { copyrightOf, dataAttribution } from '../envelope/copyright.ts';
 import type { AppEnv } from '../http/context.ts';
 import { notCacheable, sendCollection } from '../http/respond.ts';
 import { validQuery } from '../http/validate.ts';
@@ -16,14 +17,18 @@ export function mapRoute(services: Services) {
   // The basemap's providers shape the picture as much as the request does.
   // Fixed until a restart: worked out once a map type, not once a request.
   const identities = new Map(MAP_TYPES.map((type) => [type, basemapIdentity(config.basemaps, type)]));
-  const caching = cachedPicture(services, (request: MapRequest) => identities.get(request.type));
+  const attributionOf = dataAttribution(config);
+  // So is the data's attribution, which the envelope carries.
+  const caching = cachedPicture(services, (request: MapRequest) => ({ basemap: identities.get(request.type), attribution: attributionOf(request.file) }));
   return new Hono<AppEnv>().get('/map', validQuery(mapQuerySchema(config.limits)), caching, async (c) => {
     c.get('timing')?.lap('http');
     const request = c.req.valid('query');
-    const { collection, attribution, byFallback } = await createMap(request, c.get('shapefile'), services, c.get('signal'), c.get('timing'));
+    const files = c.get('shapefile');
+    const { collection, attribution, byFallback } = await createMap(request, files, services, c.get('signal'), c.get('timing'));
     // Its ETag names the configured provider's picture; this one is a stand-in.
     if (byFallback) notCacheable(c);
-    const copyright = attribution ? `${config.envelope.copyright} ${attribution}` : config.envelope.copyright;
+    // The basemap's credit last, and said once: the sample data's and the embedded basemap's are both Natural Earth.
+    const copyright = copyrightOf([config.envelope.copyright, attributionOf(files.name), attribution]);
     const limit = answerLimitFor(config.limits.maxAnswerBytes, 'map', request.format);
     return sendCollection(c, collection, request.format, { ...config.envelope, copyright }, limit);
   });
