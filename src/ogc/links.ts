@@ -21,6 +21,12 @@ export const MEDIA_TYPES = {
 export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
 
 /**
+ * The same relation as Part 3's drafts named it, which GDAL 3.6's OAPIF driver (QGIS on Debian)
+ * looks for: without the queryables it sends no filter and reads every page to filter itself.
+ */
+export const DRAFT_QUERYABLES_REL = 'queryables';
+
+/**
  * `requestUrl` as clients outside reach it: on `publicUrl`'s origin and under its path when
  * one is configured (a proxy that terminates TLS, or serves the service under a prefix).
  */

@@ -17,6 +17,7 @@ import { onlyGetOrHead } from './errors.ts';
 import { featureBytes, featureCollectionBytes } from './feature-documents.ts';
 import { collectionHref, MEDIA_TYPES, ogcBase, publicRequestUrl, requestHref, type Link } from './links.ts';
 import { apiDefinition, honoPath, OPERATIONS } from './openapi.ts';
+import { queryablesMediaType } from './negotiation.ts';
 import { ogcQueries, readQuery } from './parameters.ts';
 
 /** `admitted`: what every request that reads shapefiles passes first (admission, the request's signal). */
@@ -92,7 +93,9 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
 
   ogc.get(route('queryables'), admitted, async (c) => {
     readQuery(queries.queryables, c.req.url);
-    return sendJson(c, queryablesDocument(await describeOne(c), ogcBase(linkUrl(c))), MEDIA_TYPES.jsonSchema);
+    // The same document either way; its label follows Accept, so a shared cache must tell them apart.
+    c.header('Vary', 'Accept', { append: true });
+    return sendJson(c, queryablesDocument(await describeOne(c), ogcBase(linkUrl(c))), queryablesMediaType(c.req.header('accept')));
   });
 
   ogc.get(route('items'), admitted, async (c) => {
