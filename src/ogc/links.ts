@@ -15,6 +15,7 @@ export const MEDIA_TYPES = {
   geojson: 'application/geo+json',
   jsonSchema: 'application/schema+json',
   openapi: 'application/vnd.oai.openapi+json;version=3.0',
+  html: 'text/html',
 } as const;
 
 /** The OGC link relation of a collection's queryables (OGC API – Features Part 3). */
