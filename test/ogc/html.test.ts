@@ -50,7 +50,7 @@ describe('which representation', () => {
       expect(got.type).toBe('text/html; charset=utf-8');
       expect(got.text).toMatch(/^<!doctype html>/);
       expect(got.headers.get('vary')).toMatch(/\bAccept\b/);
-      expect(got.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+      expect(got.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     }
   });
 

@@ -1,7 +1,7 @@
 /**
  * What the routes need to answer with a page: whether the request wants one, the linking
  * facts of its pages, and the headers every page carries (a policy that lets in only this
- * origin's stylesheet and images, no script at all).
+ * origin's stylesheet and images, and the empty data: icon, no script at all).
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
@@ -20,7 +20,7 @@ export function linkingFor(c: Context<AppEnv>, linkUrl: string): HtmlLinking {
   return { base, root: base.slice(0, -'/ogc'.length), demoKey: c.get('grant')?.demo === true && queryValue(c.req.url, 'key') !== undefined };
 }
 
-const CONTENT_SECURITY_POLICY = ["default-src 'none'", "style-src 'self'", "img-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+const CONTENT_SECURITY_POLICY = ["default-src 'none'", "style-src 'self'", "img-src 'self' data:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
 
 export const PAGE_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,

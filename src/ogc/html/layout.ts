@@ -1,7 +1,8 @@
 /**
  * The frame every HTML page of /ogc shares: the playground's stylesheet (the same look, and no
- * style of our own to serve without a key), a trail back to the landing page, the page's JSON,
- * and its two columns (facts and links on the left, the content on the right).
+ * style of our own to serve without a key), an empty icon (else the browser asks /favicon.ico,
+ * which answers 401), a trail back to the landing page, the page's JSON, and its two columns
+ * (facts and links on the left, the content on the right).
  */
 import { html, type Markup } from './markup.ts';
 import { pageHref, type HtmlLinking } from './linking.ts';
@@ -30,6 +31,7 @@ export function layout(linking: HtmlLinking, { title, crumbs, url, side, content
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${title} · shapeshot</title>
   <link rel="stylesheet" href="${linking.root}/playground/playground.css">
+  <link rel="icon" href="data:,">
   <link rel="alternate" type="application/json" href="${pageHref(linking, url, {}, 'json')}">
 </head>
 <body>
