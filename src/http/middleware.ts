@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { KeyRing } from '../auth/keys.ts';
+import { MISSING_KEY, UNKNOWN_KEY } from '../auth/key-messages.ts';
 import { demoKeyRefusal } from '../auth/local-requests.ts';
 import { createTraceId } from '../envelope/trace-id.ts';
 import { ServiceError, UnauthorizedError } from '../errors.ts';
@@ -97,9 +98,7 @@ export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
     const key = queryValue(c.req.url, 'key') ?? c.req.header('x-api-key');
     const grant = keys.authenticate(key);
     if (!grant) {
-      throw new UnauthorizedError(
-        key === undefined || key === '' ? "Parameter 'key' is required: an access key." : "Parameter 'key' is not a valid access key.",
-      );
+      throw new UnauthorizedError(key === undefined || key === '' ? MISSING_KEY : UNKNOWN_KEY);
     }
     if (grant.demo) {
       const refusal = demoKeyRefusal(c.req.url, c.req.raw.headers);

@@ -5,7 +5,7 @@
 import type { CollectionFacts } from '../drawing/feature-items.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { AttributeType } from '../shapefile/dbf.ts';
-import { collectionHref, MEDIA_TYPES, QUERYABLES_REL, type Link } from './links.ts';
+import { collectionHref, DRAFT_QUERYABLES_REL, MEDIA_TYPES, QUERYABLES_REL, type Link } from './links.ts';
 
 export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 
@@ -59,6 +59,8 @@ export function collectionDocument(facts: CollectionFacts, base: string) {
       { href, rel: 'self', type: MEDIA_TYPES.json, title: 'This collection' },
       { href: `${href}/items`, rel: 'items', type: MEDIA_TYPES.geojson, title: 'Its features' },
       { href: `${href}/queryables`, rel: QUERYABLES_REL, type: MEDIA_TYPES.jsonSchema, title: 'Its fields, as queryables' },
+      // For GDAL 3.6, which reads only this rel, and only a document served as application/json.
+      { href: `${href}/queryables`, rel: DRAFT_QUERYABLES_REL, type: MEDIA_TYPES.json, title: 'Its fields, as queryables' },
     ] satisfies Link[],
     ...(facts.lonLatBBox ? { extent: { spatial: { bbox: [corners(facts.lonLatBBox)], crs: CRS84 } } } : {}),
     itemType: 'feature',
@@ -82,7 +84,11 @@ const JSON_SCHEMA_TYPES: Record<AttributeType, { type: string; format?: string }
   date: { type: 'string', format: 'date' },
 };
 
-/** The `.dbf` fields, as Part 3's queryables (JSON Schema 2020-12): what `properties` names and a filter compares. */
+/**
+ * The `.dbf` fields, as Part 3's queryables (JSON Schema 2020-12): what `properties` names and
+ * a filter compares. `queryables` lists them again as Part 3's drafts did ({ id, type }), the
+ * form GDAL 3.6 reads before it sends a filter; JSON Schema ignores a keyword it does not know.
+ */
 export function queryablesDocument(facts: CollectionFacts, base: string) {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -91,6 +97,7 @@ export function queryablesDocument(facts: CollectionFacts, base: string) {
     title: facts.name,
     properties: Object.fromEntries(facts.fields.map((field) => [field.name, { title: field.name, ...JSON_SCHEMA_TYPES[field.type] }])),
     additionalProperties: false,
+    queryables: facts.fields.map((field) => ({ id: field.name, type: JSON_SCHEMA_TYPES[field.type].type })),
   };
 }
 

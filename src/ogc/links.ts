@@ -15,10 +15,17 @@ export const MEDIA_TYPES = {
   geojson: 'application/geo+json',
   jsonSchema: 'application/schema+json',
   openapi: 'application/vnd.oai.openapi+json;version=3.0',
+  html: 'text/html',
 } as const;
 
 /** The OGC link relation of a collection's queryables (OGC API – Features Part 3). */
 export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
+
+/**
+ * The same relation as Part 3's drafts named it, which GDAL 3.6's OAPIF driver (QGIS on Debian)
+ * looks for: without the queryables it sends no filter and reads every page to filter itself.
+ */
+export const DRAFT_QUERYABLES_REL = 'queryables';
 
 /**
  * `requestUrl` as clients outside reach it: on `publicUrl`'s origin and under its path when

@@ -132,7 +132,10 @@ function operationObject(name: string, operation: Operation, query: z.ZodObject)
     summary: operation.summary,
     parameters: [...pathParameters, ...Object.entries(query.shape).map(([parameter, schema]) => queryParameter(parameter, schema)), API_KEY_HEADER],
     responses: {
-      200: { description: 'OK', content: { [operation.mediaType]: { schema: operation.schema } } },
+      200: {
+        description: 'OK',
+        content: { [operation.mediaType]: { schema: operation.schema }, ...(offersHtml(query) ? { [MEDIA_TYPES.html]: { schema: { type: 'string' } } } : {}) },
+      },
       ...Object.fromEntries(
         failures.map((status) => [
           status,
@@ -141,6 +144,12 @@ function operationObject(name: string, operation: Operation, query: z.ZodObject)
       ),
     },
   };
+}
+
+/** Whether the resource has an HTML page: read from what its `f` accepts, so that the two cannot disagree. */
+function offersHtml(query: z.ZodObject): boolean {
+  const f = query.shape.f as z.ZodType | undefined;
+  return f !== undefined && f.safeParse('html').success;
 }
 
 /** A query parameter from its zod schema: required unless it may be left out; its default is what it reads as when left out. */

@@ -27,7 +27,11 @@ const format = (formats: [string, ...string[]]) =>
   z
     .enum(formats, { error: `must be ${formats.map((name) => `'${name}'`).join(' or ')}` })
     .optional()
-    .meta({ description: 'The format of the answer; there is one, so this may be left out.' });
+    .meta({
+      description: formats.includes('html')
+        ? "The format of the answer: 'html' for the pages a browser shows (what a request whose Accept header prefers text/html gets without f), else JSON."
+        : 'The format of the answer; there is one, so this may be left out.',
+    });
 
 /** Digits as a number (past the largest exact integer: that integer); anything else as it came, for the schema to refuse. */
 const digits = (raw: unknown) => (typeof raw === 'string' && /^\+?\d+$/.test(raw.trim()) ? Math.min(Number(raw.trim()), Number.MAX_SAFE_INTEGER) : raw);
@@ -120,6 +124,9 @@ const filterLang = z
 /** Every resource takes these: the key, and the one format. */
 const metadataQuery = z.strictObject({ key, f: format(['json']) });
 
+/** A resource a browser may browse takes these: the key, and JSON or its HTML page. */
+const pageQuery = z.strictObject({ key, f: format(['json', 'html']) });
+
 /** The query parameters of every /ogc resource. */
 export function ogcQueries({ maxLimit }: OgcLimits) {
   const limit = z
@@ -131,13 +138,13 @@ export function ogcQueries({ maxLimit }: OgcLimits) {
     .preprocess(digits, z.int({ error: 'must be an integer of at least 0' }).min(0, { error: 'must be an integer of at least 0' }))
     .default(0)
     .meta({ description: "Matching features to skip: the page's first feature is the match at this position (0-based); the `next` link carries it." });
-  const featureFormat = format(['json', 'geojson']);
+  const featureFormat = format(['json', 'geojson', 'html']);
   return {
-    landing: metadataQuery,
+    landing: pageQuery,
     conformance: metadataQuery,
     api: metadataQuery,
-    collections: metadataQuery,
-    collection: metadataQuery,
+    collections: pageQuery,
+    collection: pageQuery,
     queryables: metadataQuery,
     items: z.strictObject({ key, f: featureFormat, limit, offset, bbox, datetime, properties, filter, 'filter-lang': filterLang }),
     item: z.strictObject({ key, f: featureFormat, properties }),

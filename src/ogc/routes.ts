@@ -17,7 +17,11 @@ import { onlyGetOrHead } from './errors.ts';
 import { featureBytes, featureCollectionBytes } from './feature-documents.ts';
 import { collectionHref, MEDIA_TYPES, ogcBase, publicRequestUrl, requestHref, type Link } from './links.ts';
 import { apiDefinition, honoPath, OPERATIONS } from './openapi.ts';
+import { queryablesMediaType } from './negotiation.ts';
 import { ogcQueries, readQuery } from './parameters.ts';
+import { linkingFor, PAGE_HEADERS, wantsHtml } from './html/answer.ts';
+import { collectionHtml, collectionsHtml, landingHtml } from './html/catalog-pages.ts';
+import { itemHtml, itemsHtml, type ShownFeature } from './html/feature-pages.ts';
 
 /** `admitted`: what every request that reads shapefiles passes first (admission, the request's signal). */
 export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv>): Hono<AppEnv> {
@@ -52,11 +56,14 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   // must tell keys apart (Vary). Errors take no-store (errors.ts).
   ogc.use('*', async (c, next) => {
     setCacheControl(c, config.http.cacheControl);
+    // Without f, Accept picks JSON or a page (and the queryables' label): caches must tell them apart.
+    c.header('Vary', 'Accept', { append: true });
     await next();
   });
 
   ogc.get(route('landing'), (c) => {
-    readQuery(queries.landing, c.req.url);
+    const query = readQuery(queries.landing, c.req.url);
+    if (wantsHtml(c, query.f)) return sendHtml(c, landingHtml(linkingFor(c, linkUrl(c)), linkUrl(c)));
     return sendJson(c, landingPage(ogcBase(linkUrl(c))));
   });
 
@@ -71,7 +78,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   });
 
   ogc.get(route('collections'), admitted, async (c) => {
-    readQuery(queries.collections, c.req.url);
+    const query = readQuery(queries.collections, c.req.url);
     const grant = c.get('grant');
     // Every name the key may see that is still there (shapefileForKey answers 404 otherwise).
     const visible = await Promise.all((await catalog.names()).map((name) => shapefileForKey(catalog, name, grant).catch(unlessMissing)));
@@ -82,17 +89,20 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
       if (entry.status !== 404) logger.warn({ traceId: c.get('traceId'), problem: entry.problem }, 'collection left out');
       return [];
     });
+    if (wantsHtml(c, query.f)) return sendHtml(c, collectionsHtml(linkingFor(c, linkUrl(c)), linkUrl(c), collections));
     return sendJson(c, collectionsDocument(collections, ogcBase(linkUrl(c))));
   });
 
   ogc.get(route('collection'), admitted, async (c) => {
-    readQuery(queries.collection, c.req.url);
-    return sendJson(c, collectionDocument(await describeOne(c), ogcBase(linkUrl(c))));
+    const query = readQuery(queries.collection, c.req.url);
+    const facts = await describeOne(c);
+    if (wantsHtml(c, query.f)) return sendHtml(c, collectionHtml(linkingFor(c, linkUrl(c)), linkUrl(c), facts));
+    return sendJson(c, collectionDocument(facts, ogcBase(linkUrl(c))));
   });
 
   ogc.get(route('queryables'), admitted, async (c) => {
     readQuery(queries.queryables, c.req.url);
-    return sendJson(c, queryablesDocument(await describeOne(c), ogcBase(linkUrl(c))), MEDIA_TYPES.jsonSchema);
+    return sendJson(c, queryablesDocument(await describeOne(c), ogcBase(linkUrl(c))), queryablesMediaType(c.req.header('accept')));
   });
 
   ogc.get(route('items'), admitted, async (c) => {
@@ -105,6 +115,10 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     );
     c.get('timing')?.job(page.stages);
     const { offset, limit } = query;
+    if (wantsHtml(c, query.f)) {
+      const shown = { collection: files.name, features: parsed<ShownFeature[]>(page.features), numberMatched: page.numberMatched, offset, limit, filter: query.filter };
+      return sendHtml(c, itemsHtml(linkingFor(c, linkUrl(c)), linkUrl(c), shown));
+    }
     const links: Link[] = [
       { href: requestHref(linkUrl(c)), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This page' },
       { href: collectionHref(ogcBase(linkUrl(c)), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
@@ -129,6 +143,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     }
     const { feature, stages } = await drawing.featureItem({ files, fid: Number(id), properties: query.properties, limits }, c.get('signal'));
     c.get('timing')?.job(stages);
+    if (wantsHtml(c, query.f)) return sendHtml(c, itemHtml(linkingFor(c, linkUrl(c)), linkUrl(c), files.name, parsed<ShownFeature>(feature)));
     const links: Link[] = [
       { href: requestHref(linkUrl(c)), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This feature' },
       { href: collectionHref(ogcBase(linkUrl(c)), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
@@ -170,6 +185,20 @@ function unlessMissing(error: unknown): undefined {
 /** As bytes: their size is what an admitted answer reserves (the Response would encode the text all the same). */
 function sendJson(c: Context<AppEnv>, document: unknown, type: string = MEDIA_TYPES.json): Response {
   return sendBytes(c, new TextEncoder().encode(JSON.stringify(document)), type);
+}
+
+/** A page: its bytes reserved as JSON's are, with the headers that keep it to this origin's style and images. */
+function sendHtml(c: Context<AppEnv>, page: string): Response {
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
+  return sendBytes(c, new TextEncoder().encode(page), `${MEDIA_TYPES.html}; charset=utf-8`);
+}
+
+/**
+ * The workers' GeoJSON (a page's features, or one), parsed for a page: pages are for people,
+ * a few features at a time, so this is the one place the event loop reads features.
+ */
+function parsed<Shown extends ShownFeature | ShownFeature[]>(bytes: Uint8Array): Shown {
+  return JSON.parse(new TextDecoder().decode(bytes)) as Shown;
 }
 
 /** Reserved among the unread answers' bytes before they are sent, where the request was admitted. */

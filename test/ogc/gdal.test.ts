@@ -1,7 +1,10 @@
 /**
  * GDAL's OAPIF driver copies every sample shapefile through /ogc, and the copy equals GDAL's
  * own reading of the shapefile reprojected to WGS 84: same features in the same order, the
- * same attributes, the same geometry types, every vertex within 1e-6 degrees.
+ * same attributes, the same geometry types, every vertex within 1e-6 degrees. With -where,
+ * GDAL 3.6 sends the filter to us (it finds what it looks for first: `cql-text` in the API
+ * definition, the queryables under the drafts' rel) and gets what it gets filtering itself.
+ * Without a key, what it prints tells its user how to send one.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -46,9 +49,14 @@ afterAll(async () => {
 });
 
 async function ogr2ogr(output: string, ...source: string[]): Promise<GeoJsonFeature[]> {
+  return (await ogr2ogrLogged(output, ...source)).features;
+}
+
+/** ogr2ogr's copy, and what GDAL logged with CPL_DEBUG on (every URL it fetched among it). */
+async function ogr2ogrLogged(output: string, ...source: string[]): Promise<{ features: GeoJsonFeature[]; debug: string }> {
   const path = join(dir, output);
-  await run('ogr2ogr', ['-f', 'GeoJSON', path, ...source], { env: gdalEnv });
-  return (JSON.parse(readFileSync(path, 'utf8')) as { features: GeoJsonFeature[] }).features;
+  const { stderr } = await run('ogr2ogr', ['--debug', 'on', '-f', 'GeoJSON', path, ...source], { env: gdalEnv });
+  return { features: (JSON.parse(readFileSync(path, 'utf8')) as { features: GeoJsonFeature[] }).features, debug: stderr };
 }
 
 function positions(coordinates: unknown): Position[] {
@@ -80,5 +88,52 @@ describe('GDAL reading /ogc', () => {
     // benelux_rd (RD New): GDAL picks "Amersfoort to WGS 84 (4)" (EPSG:4833, PROJ's helmert), the shift our proj4
     // definition carries, so it agrees to about 2e-9°; the others differ only by our 9 decimals.
     expect(largest).toBeLessThanOrEqual(TOLERANCE_DEGREES);
+  });
+});
+
+describe('GDAL filtering through /ogc', () => {
+  // Every form GDAL 3.6 writes for -where (BuildFilterCQLText): ( ) AND ( ), OR, NOT ( ), (x IS NULL),
+  // = <> < <= > >= LIKE, BETWEEN as >= AND <=, and a quote doubled inside text.
+  const WHERE =
+    "NAME = 'Belgium' OR (ISO_N3 BETWEEN '001' AND '100' AND NOT NAME LIKE 'B%') OR NAME = 'Côte d''Ivoire' OR NAME IS NULL OR (ISO_N3 > '900' AND NAME <> 'Yemen')";
+
+  it('sends -where as a filter on every page, and gets the features GDAL selects from the shapefile', async () => {
+    const filtered = server.nextAnswer('filter=');
+    const [{ features: copied, debug }, reference, everything] = await Promise.all([
+      ogr2ogrLogged('where-oapif.geojson', `OAPIF:${server.url('/ogc')}`, 'countries', '-where', WHERE),
+      ogr2ogr('where-shapefile.geojson', '-t_srs', 'EPSG:4326', '-where', WHERE, join(SAMPLE_DATA_DIR, 'countries.shp')),
+      ogr2ogr('all-shapefile.geojson', join(SAMPLE_DATA_DIR, 'countries.shp')),
+    ]);
+    // The server received a filter and answered it.
+    expect(await filtered).toBe(200);
+    expect(debug).toContain('CQL text detected');
+    expect(debug).not.toMatch(/evaluated on client side/);
+    // GDAL reads one page without a filter to learn the fields; every page after that carries it.
+    const itemPages = [...debug.matchAll(/Fetch\((\S*\/items\S*)\)/g)].map((match) => new URL(match[1]));
+    const filteredPages = itemPages.slice(1);
+    expect(filteredPages.length).toBeGreaterThan(0);
+    for (const page of filteredPages) {
+      expect(page.searchParams.get('filter-lang')).toBe('cql-text');
+      expect(page.searchParams.get('filter')).toContain("NAME = 'Belgium'");
+    }
+    expect(reference.length).toBeGreaterThan(3);
+    expect(reference.length).toBeLessThan(everything.length);
+    expect(copied.map((feature) => feature.properties)).toEqual(reference.map((feature) => feature.properties));
+  });
+});
+
+describe('GDAL without a key', () => {
+  it('prints our 401, which says how to send one; and the way it names works with GDAL 3.6', async () => {
+    const withoutKey = { ...process.env, CPL_DEBUG: 'OFF' };
+    const failed = await run('ogrinfo', ['-ro', '-so', `OAPIF:${server.url('/ogc')}`], { env: withoutKey }).then(
+      () => undefined,
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(failed).toContain('HTTP error code : 401');
+    expect(failed).toContain("--config GDAL_HTTP_HEADERS 'X-API-Key: <your key>'");
+    const { stdout } = await run('ogrinfo', ['-ro', '-so', '--config', 'GDAL_HTTP_HEADERS', `X-API-Key: ${TEST_KEY}`, `OAPIF:${server.url('/ogc')}`, 'countries'], {
+      env: withoutKey,
+    });
+    expect(stdout).toMatch(/Feature Count: \d+/);
   });
 });

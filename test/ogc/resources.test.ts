@@ -164,6 +164,8 @@ describe('collections', () => {
     expect([minLon, minLat, maxLon, maxLat].map((value: number) => value.toFixed(4))).toEqual(['4.5934', '51.5862', '4.6369', '51.5955']);
     expect(linkTo(squares, 'items')).toEqual({ href: server.url('/ogc/collections/squares/items'), rel: 'items', type: 'application/geo+json', title: 'Its features' });
     expect(linkTo(squares, 'http://www.opengis.net/def/rel/ogc/1.0/queryables')?.type).toBe('application/schema+json');
+    // The drafts' rel, which GDAL 3.6 reads, to the same document.
+    expect(linkTo(squares, 'queryables')).toMatchObject({ href: server.url('/ogc/collections/squares/queryables'), type: 'application/json' });
   });
 
   it('has no extent in WGS 84, and no items, when its CRS is unknown', async () => {
@@ -205,7 +207,23 @@ describe('collections', () => {
         ISO_N3: { title: 'ISO_N3', type: 'string' },
       },
       additionalProperties: false,
+      queryables: [
+        { id: 'NAME', type: 'string' },
+        { id: 'NAME_NL', type: 'string' },
+        { id: 'ISO_N3', type: 'string' },
+      ],
     });
+  });
+
+  it('labels the queryables application/json for a client that asks for JSON and not JSON Schema (GDAL 3.6)', async () => {
+    const gdal = await get(server, '/ogc/collections/countries/queryables', undefined, { headers: { Accept: 'application/geo+json, application/json' } });
+    expect(gdal.headers.get('content-type')).toBe('application/json');
+    expect(gdal.headers.get('vary')).toMatch(/\bAccept\b/);
+    for (const accept of ['application/schema+json', '*/*', 'application/json, application/schema+json']) {
+      const answer = await get(server, '/ogc/collections/countries/queryables', undefined, { headers: { Accept: accept } });
+      expect(answer.headers.get('content-type'), accept).toBe('application/schema+json');
+      expect(answer.body).toEqual(gdal.body);
+    }
   });
 });
 
@@ -233,8 +251,16 @@ describe('keys', () => {
   it('missing or unknown: 401 as an OGC exception', async () => {
     const missing = await fetch(server.url('/ogc/collections'));
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ code: 'Unauthorized', description: "Parameter 'key' is required: an access key." });
-    expect((await get(server, '/ogc/collections', 'not-a-key')).body.code).toBe('Unauthorized');
+    const { code, description } = await missing.json();
+    expect(code).toBe('Unauthorized');
+    // What a GDAL or QGIS user needs to go on: links never carry the key, so a header it must be.
+    expect(description).toMatch(/^Parameter 'key' is required: send an access key in the X-API-Key header or as the 'key' parameter /);
+    expect(description).toContain("--config GDAL_HTTP_HEADERS 'X-API-Key: <your key>'");
+    expect(description).toContain('GDAL_HTTP_HEADER_FILE');
+    const unknown = await get(server, '/ogc/collections', 'not-a-key');
+    expect(unknown.body.code).toBe('Unauthorized');
+    expect(unknown.body.description).toContain('GDAL_HTTP_HEADERS');
+    expect(unknown.body.description).not.toContain('not-a-key');
   });
 });
 

@@ -1,0 +1,142 @@
+/**
+ * /ogc's HTML pages, as HTTP sees them: who gets a page and who keeps JSON (f, then Accept:
+ * GDAL's and curl's Accept keep JSON), what a page may load (CSP), that data never becomes
+ * markup, and that its links keep f=html and carry no key but the demo key a browser brought.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
+import { DEMO_KEY } from '../../src/config/schema.ts';
+import { ShapeType } from '../../src/shapefile/types.ts';
+import { WGS84_PRJ, writeFixtures } from '../support/fixtures.ts';
+import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
+import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+const HOSTILE = `<script>alert("x")</script> & 'y'`;
+
+let keyed: TestServer;
+let demo: TestServer;
+beforeAll(async () => {
+  const dir = writeFixtures(makeTempDir('shapeshot-ogc-html-'));
+  const writer = createShapefileWriter(join(dir, 'marks'), { shapeType: ShapeType.Point, fields: [{ name: 'NAME', type: 'C', length: 60 }], prj: WGS84_PRJ });
+  writer.write({ type: 'Point', coordinates: [5, 52] }, { NAME: HOSTILE });
+  writer.close();
+  [keyed, demo] = await Promise.all([startServer({ dataDir: dir }), startServer({ dataDir: dir, keys: [] })]);
+});
+afterAll(async () => {
+  await Promise.all([keyed?.close(), demo?.close()]);
+  removeTempDirs();
+});
+
+async function answer(server: TestServer, path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(server.url(path), { headers: { 'X-API-Key': TEST_KEY, ...headers } });
+  return { status: response.status, type: response.headers.get('content-type'), headers: response.headers, text: await response.text() };
+}
+
+const hrefs = (page: string) => [...page.matchAll(/(?:href|src)="([^"]*)"/g)].map((match) => match[1].replaceAll('&amp;', '&'));
+
+describe('which representation', () => {
+  const PAGES = ['/ogc', '/ogc/collections', '/ogc/collections/squares', '/ogc/collections/squares/items', '/ogc/collections/squares/items/0'];
+
+  it.each(PAGES)('%s: a page for f=html, and for a browser’s Accept without f', async (path) => {
+    const requests: { path: string; headers: Record<string, string> }[] = [
+      { path: `${path}?f=html`, headers: {} },
+      { path, headers: { Accept: BROWSER_ACCEPT } },
+    ];
+    for (const request of requests) {
+      const got = await answer(keyed, request.path, request.headers);
+      expect(got.status, got.text).toBe(200);
+      expect(got.type).toBe('text/html; charset=utf-8');
+      expect(got.text).toMatch(/^<!doctype html>/);
+      expect(got.headers.get('vary')).toMatch(/\bAccept\b/);
+      expect(got.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    }
+  });
+
+  it.each(PAGES)("%s: JSON for GDAL's Accept, curl's, none, and f=json even from a browser", async (path) => {
+    const requests: { path: string; headers: Record<string, string> }[] = [
+      { path, headers: { Accept: 'application/geo+json, application/json' } },
+      { path, headers: { Accept: 'application/json' } },
+      { path, headers: { Accept: '*/*' } },
+      { path, headers: {} },
+      { path: `${path}?f=json`, headers: { Accept: BROWSER_ACCEPT } },
+    ];
+    for (const request of requests) {
+      const got = await answer(keyed, request.path, request.headers);
+      expect(got.status).toBe(200);
+      expect(got.type).toMatch(/^application\/(geo\+)?json$/);
+      JSON.parse(got.text);
+    }
+  });
+
+  it('takes f=html as a known value, and names it when f is wrong', async () => {
+    const wrong = await answer(keyed, '/ogc/collections?f=xml');
+    expect(wrong.status).toBe(400);
+    expect(JSON.parse(wrong.text).description).toBe("Parameter 'f' must be 'json' or 'html'; got 'xml'.");
+  });
+
+  it('declares the pages in the API definition', async () => {
+    const definition = JSON.parse((await answer(keyed, '/ogc/api')).text);
+    const items = definition.paths['/collections/{collectionId}/items'].get;
+    expect(Object.keys(items.responses[200].content)).toEqual(['application/geo+json', 'text/html']);
+    expect(items.parameters.find((parameter: { name: string }) => parameter.name === 'f').schema.enum).toEqual(['json', 'geojson', 'html']);
+    expect(Object.keys(definition.paths['/conformance'].get.responses[200].content)).toEqual(['application/json']);
+  });
+});
+
+describe('the pages', () => {
+  it('show data as text, never as markup', async () => {
+    const items = await answer(keyed, '/ogc/collections/marks/items?f=html');
+    const item = await answer(keyed, '/ogc/collections/marks/items/0?f=html');
+    for (const page of [items.text, item.text]) {
+      expect(page).not.toContain('<script>');
+      expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;');
+    }
+  });
+
+  it('show a collection’s extent and queryables, and link it into the playground', async () => {
+    const { text } = await answer(keyed, '/ogc/collections/squares?f=html');
+    expect(text).toContain('Extent (WGS 84 lon/lat)');
+    expect(text).toContain('4.5934, 51.5862 to 4.6369, 51.5955');
+    expect(text).toMatch(/<td><code>NAME<\/code><\/td><td>string<\/td>/);
+    expect(hrefs(text)).toContain(keyed.url('/?file=squares'));
+  });
+
+  it('page through items with links that keep f=html and the filter', async () => {
+    const first = await answer(keyed, `/ogc/collections/squares/items?f=html&limit=2&filter=${encodeURIComponent("NAME <> 'squares 1'")}`);
+    expect(first.text).toContain('Features <strong>1–2</strong> of 5');
+    const next = hrefs(first.text).find((href) => href.includes('offset=2'))!;
+    expect(new URL(next).searchParams.get('f')).toBe('html');
+    expect(new URL(next).searchParams.get('filter')).toBe("NAME <> 'squares 1'");
+    const second = await answer(keyed, next.replace(/^http:\/\/[^/]+/, ''));
+    expect(second.text).toContain('Features <strong>3–4</strong> of 5');
+    expect(hrefs(second.text).some((href) => href.includes('offset=0'))).toBe(true);
+  });
+
+  it('carry no configured key, in the query or the header, and show no picture that would need one', async () => {
+    for (const [path, headers] of [
+      [`/ogc/collections/squares/items/1?f=html&key=${TEST_KEY}`, {}],
+      ['/ogc/collections/squares/items/1?f=html', {}],
+    ] as const) {
+      const { text } = await answer(keyed, path, headers);
+      expect(text).not.toContain(TEST_KEY);
+      expect(text).not.toContain('<img');
+      for (const href of hrefs(text)) expect(href).not.toMatch(/key=/i);
+    }
+  });
+
+  it('carry the demo key only when it came in the query, and then show the picture', async () => {
+    const byQuery = await answer(demo, `/ogc/collections/squares/items/1?f=html&key=${DEMO_KEY}`, { 'X-API-Key': '' });
+    expect(byQuery.status).toBe(200);
+    const picture = hrefs(byQuery.text).find((href) => href.includes('/REST/v1/shapefiles/images'))!;
+    expect(Object.fromEntries(new URL(picture).searchParams)).toEqual({ file: 'squares', fid: '1', format: 'png', size: '240,320', key: DEMO_KEY });
+    const image = await fetch(picture);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    for (const href of hrefs(byQuery.text).filter((href) => href.includes('/ogc'))) expect(new URL(href).searchParams.get('key')).toBe(DEMO_KEY);
+
+    const byHeader = await answer(demo, '/ogc/collections/squares/items/1?f=html', { 'X-API-Key': DEMO_KEY });
+    expect(byHeader.text).not.toContain(DEMO_KEY);
+    expect(byHeader.text).not.toContain('<img');
+  });
+});
