@@ -5,7 +5,7 @@
  * list the operations and / must show that shapefile under the pointer, without a click.
  * Slow (it packs and installs): run it on its own.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,10 @@ import {
   renderShown,
   shownEnvelope,
 } from './chromium.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** The folders whose files (TypeScript aside) the server hands to browsers as they are. */
+const BROWSER_FOLDERS = ['src/playground', 'src/openapi/docs'];
 
 /** CI keeps what lands here (git-ignored). */
 const ARTEFACTS = fileURLToPath(new URL('./artefacts/', import.meta.url));
@@ -56,13 +60,14 @@ function writeParcels(base: string): void {
 }
 
 describe('the installed package in a browser: npx shapeshot FOLDER, then /docs and the playground', () => {
+  let project: string;
   let server: SpawnedServer;
   let browser: Browser;
   let page: Page;
   let problems: string[];
 
   beforeAll(async () => {
-    const project = makeTempDir('installed-browser-');
+    project = makeTempDir('installed-browser-');
     installPacked(project);
     mkdirSync(join(project, 'my-data'));
     writeParcels(join(project, 'my-data', 'parcels'));
@@ -81,6 +86,17 @@ describe('the installed package in a browser: npx shapeshot FOLDER, then /docs a
     await browser?.close();
     server?.kill();
     removeTempDirs();
+  });
+
+  it('ships every file a browser loads (pages, styles, scripts) byte for byte as written', () => {
+    for (const folder of BROWSER_FOLDERS) {
+      const files = readdirSync(join(REPO, folder)).filter((name) => !name.endsWith('.ts'));
+      expect(files.length).toBeGreaterThan(1);
+      for (const name of files) {
+        const installed = join(project, 'node_modules/shapeshot/dist', folder, name);
+        expect(readFileSync(installed, 'utf8'), installed).toBe(readFileSync(join(REPO, folder, name), 'utf8'));
+      }
+    }
   });
 
   it('serves /docs with every operation listed, from this server alone, without a page error', async () => {
