@@ -136,7 +136,7 @@ async function loadCatalog(preferred) {
     fileSelect.value = choice.id;
     catalogStatus.textContent =
       choice.unknown === undefined
-        ? `${collections.size} shapefiles this key may see.`
+        ? `${collections.size} shapefile${collections.size === 1 ? '' : 's'} this key may see.`
         : `There is no shapefile '${choice.unknown}' among the ${collections.size} this key may see: showing ${choice.id}; choose another here.`;
     return true;
   } catch (error) {
