@@ -1,21 +1,22 @@
 /**
- * The playground's one script: the catalog from /ogc, the form turned into an images or
- * map request, and the answer shown as its images with live image maps, its hot spots
- * highlighted on an SVG overlay, and its envelope. No dependencies, no build step.
+ * The playground's page: the catalog from /ogc, the form turned into an images or map
+ * request, and the answer shown as its images with live image maps, its hot spots
+ * highlighted on an SVG overlay, and its envelope. On opening it draws a shapefile at once
+ * (first-look.js), so that the first thing a newcomer sees is their data under the pointer.
+ * No dependencies, no build step: the browser loads these modules as they are written.
  */
+import { readEnvelope } from './envelope.js';
+import { chosenFile, drawableIds, FIRST_FEATURES, firstRecordIds, hotSpotFieldCap, hotSpotFieldsWithin } from './first-look.js';
 
 /**
- * @typedef {{ FeatureId: number, Fid: string, Shape: string, Coords: string, Attributes?: Record<string, unknown> }} HotSpot
- * @typedef {{ itemId: number, featureId: number, png: Uint8Array<ArrayBuffer>, hotSpots: HotSpot[] }} FeatureImage
- * @typedef {{ statusCode: number, errorDetails: string, images: FeatureImage[], text: string }} Envelope
- * @typedef {{ id: string, title?: string, links?: { href: string, rel: string }[] }} Collection
+ * @typedef {import('./envelope.js').HotSpot} HotSpot
+ * @typedef {import('./envelope.js').FeatureImage} FeatureImage
+ * @typedef {{ id: string, title?: string, links?: { href: string, rel: string }[], shapefile?: { featureCount?: number } }} Collection
+ * @typedef {{ name: string, description?: string, schema: { enum?: string[] } }} Parameter
  */
 
 const SVG = 'http://www.w3.org/2000/svg';
-const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
-/** Attributes shown per hot spot: a few fields say which feature it is; all of them would bloat the envelope. */
-const MAX_HOT_SPOT_FIELDS = 4;
 
 /**
  * @template {Element} T
@@ -33,16 +34,19 @@ const form = element('request-form', HTMLFormElement);
 const keyInput = element('key', HTMLInputElement);
 const fileSelect = element('file', HTMLSelectElement);
 const catalogStatus = element('catalog-status', HTMLElement);
+const fidInput = element('fid', HTMLInputElement);
+const whereInput = element('where', HTMLTextAreaElement);
+const firstHint = element('first-hint', HTMLElement);
 const fieldsHint = element('fields-hint', HTMLElement);
 const imagesOptions = element('images-options', HTMLFieldSetElement);
 const mapOptions = element('map-options', HTMLFieldSetElement);
 const styleOptions = element('style-options', HTMLFieldSetElement);
 const themeSelect = element('theme', HTMLSelectElement);
 const fillColorInput = element('fill-color', HTMLInputElement);
-const renderButton = element('render', HTMLButtonElement);
 const renderStatus = element('render-status', HTMLElement);
 const imagesBox = element('images', HTMLElement);
 const hoverInfo = element('hover-info', HTMLElement);
+const fieldsNote = element('fields-note', HTMLElement);
 const selectionList = element('selection', HTMLUListElement);
 const requestUrlBox = element('request-url', HTMLElement);
 const copyButton = element('copy-url', HTMLButtonElement);
@@ -53,6 +57,8 @@ const envelopeBox = element('envelope', HTMLElement);
 let collections = new Map();
 /** @type {Map<string, Promise<string[]>>} the fields of each collection, asked for once */
 const fieldsByCollection = new Map();
+/** @type {Map<string, Promise<string[]>>} the ids of each collection's first features, asked for once */
+const firstIdsByCollection = new Map();
 /** @type {HotSpot | undefined} */
 let hovered;
 /** @type {Map<string, HotSpot>} selected features by Fid */
@@ -61,10 +67,15 @@ const selected = new Map();
 let shownAreas = [];
 /** @type {string[]} blob: URLs of the images shown, released when they are replaced */
 let imageUrls = [];
+/** @type {AbortController | undefined} the render under way: a newer one (a click, another file) abandons it */
+let rendering;
 
-/** @param {string} path */
-function fetchWithKey(path) {
-  return fetch(path, { headers: { 'X-API-Key': keyInput.value } });
+/**
+ * @param {string} path
+ * @param {AbortSignal} [signal]
+ */
+function fetchWithKey(path, signal) {
+  return fetch(path, { headers: { 'X-API-Key': keyInput.value }, signal });
 }
 
 /** The message of a failed /ogc answer: OGC's JSON exception when it is one. */
@@ -79,21 +90,35 @@ async function failureOf(/** @type {Response} */ response) {
   return `${response.status} ${response.statusText}`;
 }
 
-/** The themes this server has: the images operation's `theme` choices, from its API description. */
-async function loadThemes() {
+/** The images operation's parameters, from this server's own API description; none when it cannot be read. */
+async function imageParameters() {
   try {
     const response = await fetch('/openapi.json');
-    if (!response.ok) return;
-    /** @type {{ paths: Record<string, { get: { parameters: { name: string, schema: { enum?: string[] } }[] } }> }} */
+    if (!response.ok) return [];
+    /** @type {{ paths: Record<string, { get: { parameters: Parameter[] } }> }} */
     const description = await response.json();
-    const theme = description.paths['/REST/v1/shapefiles/images'].get.parameters.find((parameter) => parameter.name === 'theme');
-    themeSelect.append(...(theme?.schema.enum ?? []).map((name) => new Option(name, name)));
+    return description.paths['/REST/v1/shapefiles/images'].get.parameters;
   } catch {
-    // Without the list the style parameters still work.
+    // Without them the themes are not offered and every field is asked for: the rest works.
+    return [];
   }
 }
 
-async function loadCatalog() {
+const parameters = imageParameters();
+/** The most fields the server takes in hotSpotFields, as its API description states it. */
+const fieldCap = parameters.then((list) => hotSpotFieldCap(list.find((parameter) => parameter.name === 'hotSpotFields')?.description));
+
+async function loadThemes() {
+  const theme = (await parameters).find((parameter) => parameter.name === 'theme');
+  themeSelect.append(...(theme?.schema.enum ?? []).map((name) => new Option(name, name)));
+}
+
+/**
+ * The shapefiles this key may see, `preferred` chosen among them (else the first).
+ * @param {string | null} preferred
+ * @returns {Promise<boolean>} whether a shapefile is chosen
+ */
+async function loadCatalog(preferred) {
   catalogStatus.textContent = 'Loading the catalog…';
   fileSelect.replaceChildren();
   try {
@@ -103,39 +128,93 @@ async function loadCatalog() {
     const catalog = await response.json();
     collections = new Map(catalog.collections.map((collection) => [collection.id, collection]));
     fileSelect.append(...catalog.collections.map((collection) => new Option(collection.title ?? collection.id, collection.id)));
-    catalogStatus.textContent = `${catalog.collections.length} shapefiles this key may see.`;
-    await showFields();
+    const choice = chosenFile(preferred, [...collections.keys()]);
+    if (choice.id === undefined) {
+      catalogStatus.textContent = 'This key may see no shapefile: put shapefiles (.shp with its .shx and .dbf) in the data folder, or use a key that may see some.';
+      return false;
+    }
+    fileSelect.value = choice.id;
+    catalogStatus.textContent =
+      choice.unknown === undefined
+        ? `${collections.size} shapefile${collections.size === 1 ? '' : 's'} this key may see.`
+        : `There is no shapefile '${choice.unknown}' among the ${collections.size} this key may see: showing ${choice.id}; choose another here.`;
+    return true;
   } catch (error) {
     catalogStatus.textContent = `The catalog could not be read: ${messageOf(error)}`;
+    return false;
   }
+}
+
+/**
+ * What `ask` answers for collection `id`, asked once; a failure is not kept, so the next
+ * look asks again.
+ * @param {Map<string, Promise<string[]>>} cache
+ * @param {string} id
+ * @param {() => Promise<string[]>} ask
+ */
+function remembered(cache, id, ask) {
+  let answer = cache.get(id);
+  if (!answer) {
+    answer = ask();
+    cache.set(id, answer);
+    answer.catch(() => cache.delete(id));
+  }
+  return answer;
 }
 
 /** The `.dbf` fields of a collection, from its queryables (OGC API – Features Part 3). */
 function fieldsOf(/** @type {string} */ id) {
-  let fields = fieldsByCollection.get(id);
-  if (!fields) {
+  return remembered(fieldsByCollection, id, async () => {
     const link = collections.get(id)?.links?.find((candidate) => candidate.rel === QUERYABLES_REL);
-    fields = link
-      ? fetchWithKey(link.href).then(async (response) => {
-          if (!response.ok) throw new Error(await failureOf(response));
-          return Object.keys((await response.json()).properties ?? {});
-        })
-      : Promise.resolve([]);
-    fieldsByCollection.set(id, fields);
-    // A failure is not kept: the next look asks again.
-    fields.catch(() => fieldsByCollection.delete(id));
-  }
-  return fields;
+    if (!link) return [];
+    const response = await fetchWithKey(link.href);
+    if (!response.ok) throw new Error(await failureOf(response));
+    return Object.keys((await response.json()).properties ?? {});
+  });
 }
 
-async function showFields() {
-  if (!fileSelect.value) return;
+/** The ids of a collection's first features that have a shape: what a form naming no features draws. */
+function firstIdsOf(/** @type {string} */ id) {
+  return remembered(firstIdsByCollection, id, async () => {
+    const collection = collections.get(id);
+    const link = collection?.links?.find((candidate) => candidate.rel === 'items');
+    if (link) {
+      const url = new URL(link.href, location.href);
+      url.searchParams.set('limit', String(FIRST_FEATURES));
+      const response = await fetchWithKey(url.href);
+      if (response.ok) return drawableIds(await response.json());
+    }
+    return firstRecordIds(collection?.shapefile?.featureCount ?? 1);
+  });
+}
+
+/** The chosen shapefile's fields and first features in the form's hints; drawn at once while the form names no features. */
+async function showFile() {
+  const id = fileSelect.value;
+  if (!id) return;
+  await Promise.all([showFields(id), showFirstIds(id), blankSelection() ? render() : undefined]);
+}
+
+async function showFields(/** @type {string} */ id) {
   try {
-    const fields = await fieldsOf(fileSelect.value);
-    fieldsHint.textContent = `Fields: ${fields.join(', ') || 'none'}.`;
+    const fields = await fieldsOf(id);
+    if (id === fileSelect.value) fieldsHint.textContent = `Fields: ${fields.join(', ') || 'none'}.`;
   } catch (error) {
-    fieldsHint.textContent = `Fields unavailable: ${messageOf(error)}`;
+    if (id === fileSelect.value) fieldsHint.textContent = `Fields unavailable: ${messageOf(error)}`;
   }
+}
+
+async function showFirstIds(/** @type {string} */ id) {
+  const ids = await firstIdsOf(id).catch(() => []);
+  if (id !== fileSelect.value) return;
+  fidInput.placeholder = ids.join(', ');
+  firstHint.textContent =
+    ids.length > 0 ? `Left blank, with no filter: the first ${ids.length} feature(s), ids ${ids[0]} to ${ids[ids.length - 1]}.` : `Shapefile ${id} has no feature with a shape to draw.`;
+}
+
+/** Whether the form names no features: the request then takes the file's first ones. */
+function blankSelection() {
+  return fidInput.value.trim() === '' && whereInput.value.trim() === '';
 }
 
 /** Options that do not apply are disabled, so the form (FormData) leaves them out of the request. */
@@ -156,117 +235,66 @@ function requestedSize() {
   return { width: Number(element('width', HTMLInputElement).value), height: Number(element('height', HTMLInputElement).value) };
 }
 
-/** The request the form describes: its parameters are named as the API names them. */
-async function requestUrl(/** @type {{ width: number, height: number }} */ size) {
-  const params = new URLSearchParams();
+/**
+ * The request the form describes, its parameters named as the API names them; a form that
+ * names no features asks for the file's first ones. Every field goes under the pointer,
+ * within the server's cap; `fieldsNote` says what the cap left out.
+ * @param {{ width: number, height: number }} size
+ */
+async function requestFor(size) {
+  const file = fileSelect.value;
+  if (!file) throw new Error('Choose a shapefile first: the catalog above lists those this key may see.');
+  /** @type {[string, string][]} */
+  const entries = [];
   new FormData(form).forEach((value, name) => {
-    if (name !== 'operation' && typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
+    if (name !== 'operation' && typeof value === 'string' && value.trim() !== '') entries.push([name, value.trim()]);
   });
+  if (blankSelection()) {
+    const ids = await firstIdsOf(file);
+    if (ids.length === 0) throw new Error(`Shapefile ${file} has no feature with a shape to draw.`);
+    // Right after `file`, where a reader of the URL looks for it.
+    entries.splice(entries.findIndex(([name]) => name === 'file') + 1, 0, ['fid', ids.join(',')]);
+  }
+  const params = new URLSearchParams(entries);
   params.set('size', `${size.height},${size.width}`);
-  const fields = await fieldsOf(params.get('file') ?? '').catch(() => []);
-  if (fields.length > 0) params.set('hotSpotFields', fields.slice(0, MAX_HOT_SPOT_FIELDS).join(','));
-  return `${location.origin}/REST/v1/shapefiles/${operation()}?${params}`;
+  const cap = await fieldCap;
+  const fields = hotSpotFieldsWithin(await fieldsOf(file).catch(() => []), cap);
+  if (fields.asked.length > 0) params.set('hotSpotFields', fields.asked.join(','));
+  const fieldsNote =
+    fields.left > 0
+      ? `Under the pointer: the first ${fields.asked.length} of the ${fields.asked.length + fields.left} fields, as the server takes at most ${cap} in hotSpotFields.`
+      : '';
+  // Commas are as good as %2C in a query and far easier to read in an id or field list.
+  return { url: `${location.origin}/REST/v1/shapefiles/${operation()}?${params.toString().replaceAll('%2C', ',')}`, fieldsNote };
 }
 
-async function render(/** @type {SubmitEvent} */ event) {
-  event.preventDefault();
-  // Disabled until the answer is in, which also stops the Enter key from submitting again.
-  renderButton.disabled = true;
+/** Sends the form's request and shows its answer; a render already under way is abandoned, so the last asked for is the one shown. */
+async function render() {
+  rendering?.abort();
+  const current = new AbortController();
+  rendering = current;
   renderStatus.textContent = 'Rendering…';
   try {
     const size = requestedSize();
-    const url = await requestUrl(size);
-    requestUrlBox.textContent = url;
+    const request = await requestFor(size);
+    if (current.signal.aborted) return;
+    requestUrlBox.textContent = request.url;
     copyButton.disabled = false;
     copyStatus.textContent = '';
-    const response = await fetchWithKey(url);
+    const response = await fetchWithKey(request.url, current.signal);
     const text = await response.text();
-    const envelope = response.headers.get('Content-Type')?.includes('json') ? readJsonEnvelope(text) : readXmlEnvelope(text);
+    if (current.signal.aborted) return;
+    const envelope = readEnvelope(text, response.headers.get('Content-Type'));
     envelopeBox.textContent = envelope.text;
     showImages(envelope.images, size);
+    fieldsNote.textContent = envelope.statusCode === 200 ? request.fieldsNote : '';
     renderStatus.textContent =
       envelope.statusCode === 200
         ? `${envelope.images.length} image(s), ${envelope.images.reduce((count, image) => count + image.hotSpots.length, 0)} hot spots.`
         : `${envelope.statusCode}: ${envelope.errorDetails}`;
   } catch (error) {
-    renderStatus.textContent = `The request failed: ${messageOf(error)}`;
-  } finally {
-    renderButton.disabled = false;
+    if (!current.signal.aborted) renderStatus.textContent = `The request failed: ${messageOf(error)}`;
   }
-}
-
-/** @returns {Envelope} */
-function readJsonEnvelope(/** @type {string} */ text) {
-  const answer = JSON.parse(text);
-  /** @type {FeatureImage[]} */
-  const images = (answer.Resource?.ShapefileFeatureImages ?? []).map((/** @type {any} */ image) => ({
-    itemId: image.ItemId,
-    featureId: image.FeatureId,
-    png: Uint8Array.from(image.FeatureImage),
-    hotSpots: image.FeatureHotSpots ?? [],
-  }));
-  const shown = JSON.stringify(answer, (name, value) => (name === 'FeatureImage' ? `(${value.length} PNG bytes left out)` : value), 2);
-  return { statusCode: answer.StatusCode, errorDetails: answer.ErrorDetails, images, text: shown };
-}
-
-/** @returns {Envelope} */
-function readXmlEnvelope(/** @type {string} */ text) {
-  const document = new DOMParser().parseFromString(text, 'application/xml');
-  const root = document.documentElement;
-  const images = Array.from(root.getElementsByTagNameNS('*', 'ShapefileFeatureImage')).map((image) => {
-    const png = Uint8Array.from(atob(childText(image, 'FeatureImage')), (character) => character.charCodeAt(0));
-    const hotSpots = Array.from(image.getElementsByTagNameNS('*', 'HotSpot')).map(readXmlHotSpot);
-    return { itemId: Number(childText(image, 'ItemId')), featureId: Number(childText(image, 'FeatureId')), png, hotSpots };
-  });
-  return {
-    statusCode: Number(childText(root, 'StatusCode')),
-    errorDetails: childText(root, 'ErrorDetails'),
-    images,
-    text: indentXml(root, ''),
-  };
-}
-
-/** @returns {HotSpot} */
-function readXmlHotSpot(/** @type {Element} */ spot) {
-  /** @type {HotSpot} */
-  const hotSpot = {
-    FeatureId: Number(childText(spot, 'FeatureId')),
-    Fid: childText(spot, 'Fid'),
-    Shape: childText(spot, 'Shape'),
-    Coords: childText(spot, 'Coords'),
-  };
-  const attributes = Array.from(spot.getElementsByTagNameNS('*', 'Attribute'));
-  if (attributes.length > 0) {
-    hotSpot.Attributes = Object.fromEntries(
-      attributes.map((attribute) => [attribute.getAttribute('Name') ?? '', attribute.getAttributeNS(XSI, 'nil') === 'true' ? null : attribute.textContent]),
-    );
-  }
-  return hotSpot;
-}
-
-function childText(/** @type {Element} */ parent, /** @type {string} */ name) {
-  return Array.from(parent.children).find((child) => child.localName === name)?.textContent ?? '';
-}
-
-/**
- * The XML envelope one element a line, the PNG's base64 left out.
- * @param {Element} node
- * @param {string} indent
- * @returns {string}
- */
-function indentXml(node, indent) {
-  const attributes = Array.from(node.attributes).map((attribute) => ` ${attribute.name}="${escapeXml(attribute.value)}"`).join('');
-  const open = `${indent}<${node.tagName}${attributes}`;
-  if (node.localName === 'FeatureImage') return `${open}>(${node.textContent?.length ?? 0} base64 characters left out)</${node.tagName}>`;
-  if (node.children.length > 0) {
-    const children = Array.from(node.children).map((child) => indentXml(child, `${indent}  `)).join('\n');
-    return `${open}>\n${children}\n${indent}</${node.tagName}>`;
-  }
-  return node.textContent ? `${open}>${escapeXml(node.textContent)}</${node.tagName}>` : `${open}/>`;
-}
-
-function escapeXml(/** @type {string} */ text) {
-  return text.replace(/[<>&"]/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 /** Each image with an HTML image map of its hot spots, and an SVG overlay that highlights them. */
@@ -413,14 +441,27 @@ function messageOf(/** @type {unknown} */ error) {
   return error instanceof Error ? error.message : String(error);
 }
 
-form.addEventListener('submit', render);
+/** The catalog with `preferred` chosen, then that file's first look. */
+async function showCatalog(/** @type {string | null} */ preferred) {
+  if (await loadCatalog(preferred)) await showFile();
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  render();
+});
 form.addEventListener('change', syncOptions);
-fileSelect.addEventListener('change', showFields);
+fileSelect.addEventListener('change', () => {
+  // The address names the file shown, so that a reload or a shared link opens it again.
+  history.replaceState(null, '', `?${new URLSearchParams({ file: fileSelect.value })}`);
+  showFile();
+});
 keyInput.addEventListener('change', () => {
   fieldsByCollection.clear();
-  loadCatalog();
+  firstIdsByCollection.clear();
+  showCatalog(fileSelect.value);
 });
 copyButton.addEventListener('click', copyRequestUrl);
 syncOptions();
 loadThemes();
-loadCatalog();
+showCatalog(new URLSearchParams(location.search).get('file'));

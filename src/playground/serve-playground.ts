@@ -1,3 +1,4 @@
+/** The playground's files (its page, style and scripts) served as they are written, behind a self-only content security policy. */
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { staticAssets } from '../http/static-assets.ts';
@@ -9,6 +10,8 @@ const ASSETS = {
   '/': { file: here('index.html'), type: 'text/html; charset=utf-8' },
   '/playground/playground.css': { file: here('playground.css'), type: 'text/css; charset=utf-8' },
   '/playground/playground.js': { file: here('playground.js'), type: 'text/javascript; charset=utf-8' },
+  '/playground/envelope.js': { file: here('envelope.js'), type: 'text/javascript; charset=utf-8' },
+  '/playground/first-look.js': { file: here('first-look.js'), type: 'text/javascript; charset=utf-8' },
 };
 
 /**

@@ -1,73 +1,46 @@
-import { existsSync } from 'node:fs';
+/**
+ * The playground and /docs in Chromium, against the app running in this process: what a
+ * user sees on opening (a picture of their data, every field under the pointer), and the
+ * form driven as a user drives it.
+ */
 import { mkdir } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShapefileWriter, type DbfField } from '../../scripts/lib/shapefile-writer.ts';
+import { ShapeType } from '../../src/shapefile/types.ts';
+import { square, WGS84_PRJ } from '../support/fixtures.ts';
 import { startServer, type TestServer } from '../support/server.ts';
+import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import {
+  expectedDetails,
+  hoveredDetails,
+  largestPolygon,
+  launchChromium,
+  openPage,
+  pointInto,
+  renderButtonInView,
+  renderShown,
+  shownEnvelope,
+  type HotSpot,
+} from './chromium.ts';
 
 /** CI keeps what lands here (git-ignored). */
 const ARTEFACTS = fileURLToPath(new URL('./artefacts/', import.meta.url));
-
-interface HotSpot {
-  Fid: string;
-  Shape: string;
-  Coords: string;
-  Attributes?: Record<string, unknown>;
-}
-
-/** Debian's chromium, on the PATH; without it the test fails (it never skips) and says what to install. */
-function chromiumPath(): string {
-  const directories = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
-  const found = ['chromium', 'chromium-browser']
-    .flatMap((name) => directories.map((directory) => join(directory, name)))
-    .find((path) => existsSync(path));
-  if (!found) throw new Error('Chromium is not installed: the playground test needs the apt package `chromium` (apt-get install chromium).');
-  return found;
-}
-
-/**
- * A point inside a polygon: the middle of the first span a horizontal line through the
- * middle of its box spends inside it (even-odd). Its centre need not be inside.
- */
-function pointInside(coords: string): { x: number; y: number } {
-  const numbers = coords.split(',').map(Number);
-  const points = Array.from({ length: numbers.length / 2 }, (_, i) => ({ x: numbers[2 * i], y: numbers[2 * i + 1] }));
-  const ys = points.map((point) => point.y);
-  const y = (Math.min(...ys) + Math.max(...ys)) / 2 + 0.5;
-  const crossings = points
-    .flatMap((a, i) => {
-      const b = points[(i + 1) % points.length];
-      return (a.y <= y) !== (b.y <= y) ? [a.x + ((y - a.y) / (b.y - a.y)) * (b.x - a.x)] : [];
-    })
-    .sort((a, b) => a - b);
-  return { x: (crossings[0] + crossings[1]) / 2, y };
-}
 
 describe('the playground in a browser', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[];
 
   beforeAll(async () => {
     // No keys configured, on loopback: the demo key the page starts with works, as on a fresh `npm start`.
     server = await startServer({ keys: [] });
     await mkdir(ARTEFACTS, { recursive: true });
-    browser = await puppeteer.launch({
-      executablePath: chromiumPath(),
-      headless: true,
-      // Chromium's sandbox refuses to start as root (containers, CI).
-      args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-    });
-    page = await browser.newPage();
-    // Within the test's own time limit, so that a wait that fails says what it waited for.
-    page.setDefaultTimeout(10_000);
-    await page.setViewport({ width: 1400, height: 1000 });
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page: ${error instanceof Error ? error.message : String(error)}`));
+    browser = await launchChromium();
+    ({ page, problems } = await openPage(browser));
   });
 
   afterAll(async () => {
@@ -75,37 +48,59 @@ describe('the playground in a browser', () => {
     await server?.close();
   });
 
-  /** Loads the page afresh and waits for the catalog. */
-  async function openPlayground() {
-    const response = await page.goto(server.url('/'));
+  /** Loads the page afresh and waits for the catalog, the themes and the picture it draws on opening. */
+  async function openPlayground(path = '/') {
+    const response = await page.goto(server.url(path));
     await page.waitForSelector('#file option[value="countries"]');
     // The themes come from the server's own API description.
     await page.waitForSelector('#theme option[value="SteelGrid"]');
+    await renderShown(page);
     return response;
   }
 
   /** Renders the form and waits until the image has loaded; a failed request fails with the server's words. */
   async function render() {
     await page.click('#render');
-    await page.waitForFunction(() => document.querySelector('#render-status')?.textContent !== 'Rendering…');
-    expect(await page.$eval('#render-status', (status) => status.textContent)).toMatch(/^\d+ image\(s\)/);
-    await page.waitForFunction(() => {
-      const image = document.querySelector<HTMLImageElement>('#images img');
-      return image !== null && image.complete && image.naturalWidth > 0;
-    });
+    await renderShown(page);
   }
 
-  /** Moves the pointer into a hot-spot polygon; its coordinates are the image's pixels. */
-  async function pointInto(coords: string) {
-    await page.$eval('#images img', (image) => image.scrollIntoView());
-    const box = await page.$eval('#images img', (image) => {
-      const { x, y } = image.getBoundingClientRect();
-      return { x, y };
-    });
-    const inside = pointInside(coords);
-    await page.mouse.move(box.x + inside.x, box.y + inside.y);
-    return box;
-  }
+  it('opens with a picture of the first shapefile and its image map, without a click; Render is in view; every field shows under the pointer', async () => {
+    const response = await openPlayground();
+    expect(response?.status()).toBe(200);
+    expect(await renderButtonInView(page)).toBe(true);
+
+    const first = await page.$eval('#file', (select) => (select as HTMLSelectElement).options[0].value);
+    expect(await page.$eval('#file', (select) => (select as HTMLSelectElement).value)).toBe(first);
+    expect(await page.$eval('#request-url', (code) => code.textContent)).toMatch(new RegExp(`/images\\?file=${first}&fid=0(,\\d+)*&`));
+    expect(await page.$$('#images map area')).not.toHaveLength(0);
+
+    await page.screenshot({ path: join(ARTEFACTS, 'playground-first-look.png') });
+
+    const envelope = await shownEnvelope(page);
+    const spot = largestPolygon(envelope.Resource.ShapefileFeatureImages[0].FeatureHotSpots);
+    await pointInto(page, spot.Coords);
+    await page.waitForSelector(`.overlay .hovered[data-fid="${spot.Fid}"]`);
+    expect(Object.keys(spot.Attributes ?? {})).toEqual(await page.$eval('#fields-hint', (hint) => (hint.textContent ?? '').replace(/^Fields: |\.$/g, '').split(', ')));
+    expect(await hoveredDetails(page)).toEqual(expectedDetails(spot));
+    // Nothing was left out, so nothing says so.
+    expect(await page.$eval('#fields-note', (note) => note.textContent)).toBe('');
+    expect(problems).toEqual([]);
+  }, 30_000);
+
+  it('opens with the shapefile its address names (?file=, any case), and follows another file chosen', async () => {
+    await openPlayground('/?file=COUNTRIES');
+    expect(await page.$eval('#file', (select) => (select as HTMLSelectElement).value)).toBe('countries');
+    expect(await page.$eval('#request-url', (code) => code.textContent)).toMatch(/\/images\?file=countries&fid=0,1,2,3,4,5,6,7,8,9&/);
+
+    await page.select('#file', 'borders');
+    await renderShown(page);
+    expect(await page.$eval('#request-url', (code) => code.textContent)).toMatch(/\/images\?file=borders&fid=/);
+    expect(await page.evaluate(() => location.search)).toBe('?file=borders');
+
+    await openPlayground('/?file=nowhere');
+    expect(await page.$eval('#catalog-status', (status) => status.textContent)).toMatch(/^There is no shapefile 'nowhere' among the \d+ this key may see: showing \w+/);
+    expect(problems).toEqual([]);
+  }, 30_000);
 
   it('renders a filtered selection, highlights the feature under the pointer, selects on click, without errors', async () => {
     const response = await openPlayground();
@@ -119,17 +114,16 @@ describe('the playground in a browser', () => {
     expect(await page.$eval('#request-url', (code) => code.textContent)).toContain('/REST/v1/shapefiles/images?file=countries');
 
     // The envelope as the page shows it: JSON with the PNG bytes left out, hot spots carrying attributes.
-    const envelope = JSON.parse(await page.$eval('#envelope', (pre) => pre.textContent ?? ''));
+    const envelope = await shownEnvelope(page);
     expect(envelope.StatusCode).toBe(200);
     expect(envelope.Resource.ShapefileFeatureImages[0].FeatureImage).toMatch(/PNG bytes left out/);
     const germany: HotSpot[] = envelope.Resource.ShapefileFeatureImages[0].FeatureHotSpots.filter(
       (spot: HotSpot) => spot.Attributes?.NAME === 'Germany',
     );
     expect(germany.length).toBeGreaterThan(0);
-    const largest = germany.reduce((a, b) => (b.Coords.length > a.Coords.length ? b : a));
-    expect(largest.Shape).toBe('poly');
+    const largest = largestPolygon(germany);
 
-    const box = await pointInto(largest.Coords);
+    const box = await pointInto(page, largest.Coords);
     await page.waitForSelector(`.overlay .hovered[data-fid="${largest.Fid}"]`);
     const hoverText = await page.$eval('#hover-info', (info) => info.textContent ?? '');
     expect(hoverText).toContain(largest.Fid);
@@ -189,6 +183,54 @@ describe('the playground in a browser', () => {
     page.off('request', watch);
     await page.screenshot({ path: join(ARTEFACTS, 'docs.png') });
     expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 30_000);
+});
+
+/**
+ * A shapefile with more fields than the server takes in hotSpotFields (50): the page asks
+ * for as many as it may, shows every one it got, and says that the rest were left out.
+ */
+describe('the playground on a shapefile wider than hotSpotFields allows', () => {
+  const FIELDS: DbfField[] = Array.from({ length: 52 }, (_, i) => ({ name: `FIELD_${String(i + 1).padStart(2, '0')}`, type: 'C', length: 12 }));
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+
+  beforeAll(async () => {
+    const folder = makeTempDir('playground-wide-');
+    const writer = createShapefileWriter(join(folder, 'wide_parcels'), { shapeType: ShapeType.Polygon, fields: FIELDS, prj: WGS84_PRJ });
+    for (let feature = 0; feature < 3; feature++) {
+      writer.write({ type: 'Polygon', coordinates: [square(5 + 2 * feature, 52, 1)] }, Object.fromEntries(FIELDS.map(({ name }, i) => [name, `v${feature}.${i + 1}`])));
+    }
+    writer.close();
+    server = await startServer({ keys: [], dataDir: folder });
+    browser = await launchChromium();
+    ({ page, problems } = await openPage(browser));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    removeTempDirs();
+  });
+
+  it('shows under the pointer all 50 fields the server sent, and says the other 2 were left out', async () => {
+    await page.goto(server.url('/'));
+    await renderShown(page);
+    const url = new URL((await page.$eval('#request-url', (code) => code.textContent)) ?? '');
+    expect(url.searchParams.get('fid')).toBe('0,1,2');
+    expect(url.searchParams.get('hotSpotFields')?.split(',')).toEqual(FIELDS.slice(0, 50).map(({ name }) => name));
+    expect(await page.$eval('#fields-note', (note) => note.textContent)).toBe(
+      'Under the pointer: the first 50 of the 52 fields, as the server takes at most 50 in hotSpotFields.',
+    );
+
+    const spot = largestPolygon((await shownEnvelope(page)).Resource.ShapefileFeatureImages[0].FeatureHotSpots);
+    expect(Object.keys(spot.Attributes ?? {})).toHaveLength(50);
+    await pointInto(page, spot.Coords);
+    await page.waitForSelector(`.overlay .hovered[data-fid="${spot.Fid}"]`);
+    expect(await hoveredDetails(page)).toEqual(expectedDetails(spot));
     expect(problems).toEqual([]);
   }, 30_000);
 });
