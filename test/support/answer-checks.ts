@@ -147,6 +147,7 @@ function ogcExceptionProblems(status: number, type: string, body: Buffer): strin
 }
 
 function ogcDocumentProblems(request: GeneratedRequest, type: string, body: Buffer): string[] {
+  if (type.startsWith('text/html')) return ogcPageProblems(request, body);
   return jsonProblems(type, body, (document) => {
     switch (request.route) {
       case 'ogc-items': {
@@ -163,6 +164,15 @@ function ogcDocumentProblems(request: GeneratedRequest, type: string, body: Buff
         return Array.isArray(document.links) || Array.isArray(document.conformsTo) || document.type === 'object' ? [] : [`${request.route} answered an unknown document`];
     }
   });
+}
+
+/** /ogc's HTML view: only for a request that asked for HTML (f=html, or text/html in Accept), and a whole page. */
+function ogcPageProblems(request: GeneratedRequest, body: Buffer): string[] {
+  const askedForHtml =
+    request.params.some(([name, value]) => name === 'f' && value.toLowerCase() === 'html') || /text\/html/i.test(String(request.headers.Accept ?? ''));
+  if (!askedForHtml) return ['an HTML page for a request that did not ask for one'];
+  const page = body.toString('utf8');
+  return /^<!doctype html>/i.test(page) && /<\/html>\s*$/i.test(page) ? [] : ['an HTML page that is not whole'];
 }
 
 /** The format a request asks for, if it names exactly one, plainly and validly. */
