@@ -37,7 +37,8 @@ export type FilterNode =
   | { kind: 'constant'; value: boolean }
   | { kind: 'compare'; operator: ComparisonOperator; left: Operand; right: Operand; position: number }
   /** `pattern` is the pattern's text (`''` already read as `'`; `%`, `_` and `\` still to be read). */
-  | { kind: 'like'; negated: boolean; operand: Operand; pattern: string; position: number }
+  /** `caseInsensitive`: ILIKE, which clients of the older CQL send (GDAL 3.6 for `-where … ILIKE`); CQL2 writes it CASEI(a) LIKE CASEI(b). */
+  | { kind: 'like'; negated: boolean; caseInsensitive: boolean; operand: Operand; pattern: string; position: number }
   | { kind: 'in'; negated: boolean; operand: Operand; list: Operand[]; position: number }
   | { kind: 'between'; negated: boolean; operand: Operand; low: Operand; high: Operand; position: number }
   | { kind: 'is-null'; negated: boolean; operand: Operand; position: number };

@@ -86,12 +86,14 @@ class Compiler {
       }
       case 'like': {
         const operand = this.operand(node.operand);
-        if (operand.type !== 'string') throw invalidFilter(`LIKE at position ${node.position} takes text, not ${operand.description}`);
-        const match = compileLike(node.pattern);
+        const keyword = node.caseInsensitive ? 'ILIKE' : 'LIKE';
+        if (operand.type !== 'string') throw invalidFilter(`${keyword} at position ${node.position} takes text, not ${operand.description}`);
         const read = operand.read as (row: Row) => string | null;
+        const fold = node.caseInsensitive ? (text: string) => text.toLowerCase() : (text: string) => text;
+        const match = compileLike(fold(node.pattern));
         return negate(node.negated, (row) => {
           const value = read(row);
-          return value === null ? null : match(value);
+          return value === null ? null : match(fold(value));
         });
       }
       case 'in': {

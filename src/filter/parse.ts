@@ -8,7 +8,7 @@
  *   not       = { NOT } primary
  *   primary   = "(" or ")" | TRUE | FALSE | operand predicate
  *   predicate = compareOp operand
- *             | [NOT] LIKE 'pattern'
+ *             | [NOT] LIKE 'pattern' | [NOT] ILIKE 'pattern'
  *             | [NOT] IN "(" operand { "," operand } ")"
  *             | [NOT] BETWEEN operand AND operand
  *             | IS [NOT] NULL
@@ -113,13 +113,15 @@ class Parser {
     const negated = token.keyword === 'NOT';
     const operator = negated ? this.tokens[this.index + 1] : token;
     const keyword = operator.kind === 'word' ? operator.keyword : undefined;
-    if (keyword !== 'LIKE' && keyword !== 'IN' && keyword !== 'BETWEEN') {
-      if (negated) throw invalidFilter(`expected LIKE, IN or BETWEEN after NOT at position ${operator.position} but found ${show(operator)}`);
+    if (keyword !== 'LIKE' && keyword !== 'ILIKE' && keyword !== 'IN' && keyword !== 'BETWEEN') {
+      if (negated) throw invalidFilter(`expected LIKE, ILIKE, IN or BETWEEN after NOT at position ${operator.position} but found ${show(operator)}`);
       return undefined;
     }
     this.index += negated ? 2 : 1;
     const position = operator.position;
-    if (keyword === 'LIKE') return { kind: 'like', negated, operand, pattern: this.pattern(), position };
+    if (keyword === 'LIKE' || keyword === 'ILIKE') {
+      return { kind: 'like', negated, caseInsensitive: keyword === 'ILIKE', operand, pattern: this.pattern(keyword), position };
+    }
     if (keyword === 'BETWEEN') {
       const low = this.operand();
       this.expectKeyword('AND', 'AND');
@@ -139,9 +141,9 @@ class Parser {
     return { kind: 'in', negated, operand, list, position };
   }
 
-  private pattern(): string {
+  private pattern(keyword: 'LIKE' | 'ILIKE'): string {
     const token = this.next();
-    if (token.kind !== 'string') throw invalidFilter(`expected a pattern in single quotes after LIKE at position ${token.position} but found ${show(token)}`);
+    if (token.kind !== 'string') throw invalidFilter(`expected a pattern in single quotes after ${keyword} at position ${token.position} but found ${show(token)}`);
     const pattern = token.text;
     if (pattern.length > MAX_LIKE_PATTERN_LENGTH) {
       throw invalidFilter(`the LIKE pattern at position ${token.position} is ${pattern.length} characters long; the most is ${MAX_LIKE_PATTERN_LENGTH}`);

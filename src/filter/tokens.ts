@@ -4,10 +4,10 @@
  */
 import { clip, invalidFilter } from './limits.ts';
 
-export type Keyword = 'AND' | 'OR' | 'NOT' | 'LIKE' | 'IN' | 'BETWEEN' | 'IS' | 'NULL' | 'TRUE' | 'FALSE' | 'DATE' | 'TIMESTAMP';
+export type Keyword = 'AND' | 'OR' | 'NOT' | 'LIKE' | 'ILIKE' | 'IN' | 'BETWEEN' | 'IS' | 'NULL' | 'TRUE' | 'FALSE' | 'DATE' | 'TIMESTAMP';
 export type ComparisonOperator = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
-const KEYWORDS: ReadonlySet<string> = new Set<Keyword>(['AND', 'OR', 'NOT', 'LIKE', 'IN', 'BETWEEN', 'IS', 'NULL', 'TRUE', 'FALSE', 'DATE', 'TIMESTAMP']);
+const KEYWORDS: ReadonlySet<string> = new Set<Keyword>(['AND', 'OR', 'NOT', 'LIKE', 'ILIKE', 'IN', 'BETWEEN', 'IS', 'NULL', 'TRUE', 'FALSE', 'DATE', 'TIMESTAMP']);
 
 export type Token =
   /** A bare word: a keyword (any case) or a property name. */

@@ -135,6 +135,16 @@ describe('LIKE', () => {
     expect(matches("CODE LIKE '%'", { CODE: null })).toBe(false);
     expect(matches("CODE NOT LIKE '%'", { CODE: null })).toBe(false);
   });
+
+  it('ILIKE (what GDAL 3.6 sends for -where … ILIKE) matches whatever the case, anchored as LIKE', () => {
+    expect(matching("NAME ILIKE 'paris'", ROWS)).toEqual([0]);
+    expect(matching("NAME ILIKE 'P%S'", ROWS)).toEqual([0]);
+    expect(matching("NAME ilike '_YON'", ROWS)).toEqual([1]);
+    expect(matching("NAME NOT ILIKE 'p%'", ROWS)).toEqual([1]);
+    expect(matching("NAME ILIKE 'ari'", ROWS)).toEqual([]);
+    expect(matches("CODE ILIKE 'ÉCOLE\\_%'", { CODE: 'école_1' })).toBe(true);
+    expect(() => compileFilter("POP ILIKE '5'", FIELDS)).toThrow(/ILIKE at position 5 takes text/);
+  });
 });
 
 describe('IN', () => {

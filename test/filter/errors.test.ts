@@ -35,7 +35,7 @@ describe('syntax errors', () => {
     ['POP = 1e999', "Invalid filter: the number '1e999' at position 7 is too large"],
     ['POP IS 5', "Invalid filter: expected NULL or NOT NULL at position 8 but found '5'"],
     ['POP IS NOT 5', "Invalid filter: expected NULL at position 12 but found '5'"],
-    ['POP NOT 5', "Invalid filter: expected LIKE, IN or BETWEEN after NOT at position 9 but found '5'"],
+    ['POP NOT 5', "Invalid filter: expected LIKE, ILIKE, IN or BETWEEN after NOT at position 9 but found '5'"],
     ['POP BETWEEN 1 OR 2', "Invalid filter: expected AND at position 15 but found 'OR'"],
     ['POP IN 1, 2', "Invalid filter: expected '(' after IN at position 8 but found '1'"],
     ['POP IN ()', "Invalid filter: expected a property name or a value at position 9 but found ')'"],

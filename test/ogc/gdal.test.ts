@@ -120,6 +120,19 @@ describe('GDAL filtering through /ogc', () => {
     expect(reference.length).toBeLessThan(everything.length);
     expect(copied.map((feature) => feature.properties)).toEqual(reference.map((feature) => feature.properties));
   });
+
+  it('sends ILIKE, which is not CQL2, and gets what GDAL selects case-insensitively from the shapefile', async () => {
+    const where = "NAME ILIKE 'bel%' OR NAME ILIKE '%LAND'";
+    const filtered = server.nextAnswer('ILIKE');
+    const [{ features: copied, debug }, reference] = await Promise.all([
+      ogr2ogrLogged('ilike-oapif.geojson', `OAPIF:${server.url('/ogc')}`, 'countries', '-where', where),
+      ogr2ogr('ilike-shapefile.geojson', '-t_srs', 'EPSG:4326', '-where', where, join(SAMPLE_DATA_DIR, 'countries.shp')),
+    ]);
+    expect(await filtered).toBe(200);
+    expect(debug).not.toMatch(/evaluated on client side/);
+    expect(reference.map((feature) => feature.properties.NAME)).toEqual(expect.arrayContaining(['Belgium', 'Belarus', 'Finland']));
+    expect(copied.map((feature) => feature.properties)).toEqual(reference.map((feature) => feature.properties));
+  });
 });
 
 describe('GDAL without a key', () => {
