@@ -19,7 +19,7 @@ import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext, Timed } from './context.ts';
 import { checkVertexBound } from './features.ts';
 import { featureSelection, listedFeatures, matchCount, pageOf, type SelectionQuery } from './feature-selection.ts';
-import { featureJson, type GeometrySettings } from './geojson-feature.ts';
+import { featureJson, featureTypeJson, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat } from './lon-lat-box.ts';
 
 export interface FeatureLimits {
@@ -66,8 +66,12 @@ export interface ItemsJob {
   limit: number;
   /** Field names (any case) the features carry; undefined: every field. */
   properties?: string[];
+  /** 'type': each geometry as its type alone, for the HTML pages, which show no more and are parsed on the event loop. */
+  geometry?: GeometryDetail;
   limits: FeatureLimits;
 }
+
+export type GeometryDetail = 'whole' | 'type';
 
 export interface ItemsPage extends Timed {
   numberMatched: number;
@@ -80,6 +84,7 @@ export interface ItemJob {
   files: ShapefileFiles;
   fid: number;
   properties?: string[];
+  geometry?: GeometryDetail;
   limits: FeatureLimits;
 }
 
@@ -141,7 +146,7 @@ export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
     checkpoint();
     if (index > 0) page.text(',');
     // A page is a scan: it bypasses the feature cache, which would only evict what images use.
-    page.text(featureText(shapefile, fid, shapefile.readAttributes(fid), fields, settings, read));
+    page.text(featureText(shapefile, fid, shapefile.readAttributes(fid), fields, settings, read, job.geometry));
   });
   page.text(']');
   const features = page.finish();
@@ -159,7 +164,7 @@ export function featureItem(job: ItemJob, context: DrawingContext): Handled {
   checkVertices(shapefile, [job.fid], job.limits.maxPageVertices);
   // One feature may hold as many vertices as a page (tens of MB of text): the same byte limit.
   const item = new BoundedBytes(job.limits.maxAnswerBytes, (bytes) => answerTooLarge(bytes, { maxBytes: job.limits.maxAnswerBytes, advice: ITEM_ADVICE }));
-  item.text(featureText(shapefile, job.fid, row, fields, settings, { useCache: true, maxRings: job.limits.maxRings, checkpoint }));
+  item.text(featureText(shapefile, job.fid, row, fields, settings, { useCache: true, maxRings: job.limits.maxRings, checkpoint }, job.geometry));
   const feature = item.finish();
   lap('geojson');
   return { result: { feature } satisfies Omit<ItemFeature, 'stages'>, transfer: [feature.buffer] };
@@ -176,9 +181,11 @@ function featureText(
   fields: readonly string[] | undefined,
   settings: GeometrySettings,
   read: ReadShapeOptions,
+  detail: GeometryDetail = 'whole',
 ): string {
   const properties = fields ? pickFields(row, fields) : row;
-  return featureJson({ fid, shape: shapefile.readShape(fid, read), properties }, settings, read.checkpoint);
+  const source = { fid, shape: shapefile.readShape(fid, read), properties };
+  return detail === 'type' ? featureTypeJson(source, settings) : featureJson(source, settings, read.checkpoint);
 }
 
 function geometrySettings(shapefile: OpenShapefile, files: ShapefileFiles): GeometrySettings {

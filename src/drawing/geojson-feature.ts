@@ -39,6 +39,12 @@ export function featureJson({ fid, shape, properties }: FeatureSource, settings:
   return JSON.stringify({ type: 'Feature', id: fid, geometry: geometry ?? null, properties });
 }
 
+/** The Feature with its geometry's type alone (no coordinates, so none reprojected). */
+export function featureTypeJson({ fid, shape, properties }: FeatureSource, settings: Pick<GeometrySettings, 'shapeType'>): string {
+  const geometry = shape && geometryOf(shape, settings.shapeType);
+  return JSON.stringify({ type: 'Feature', id: fid, geometry: geometry ? { type: geometry.type } : null, properties });
+}
+
 /** The shape in WGS 84 lon/lat, to 9 decimals; a vertex its CRS cannot place makes the record damaged. */
 export function shapeInLonLat(shape: Shape, fid: number, { toLonLat, shpFile }: GeometrySettings, checkpoint: Checkpoint): Shape {
   const writeLonLat = (x: number, y: number, out: Float64Array, at: number) => {

@@ -109,13 +109,22 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     c.get('timing')?.lap('http');
     const query = readQuery(queries.items, c.req.url);
     const files = await collectionFiles(c);
+    const asHtml = wantsHtml(c, query.f);
     const page = await drawing.featureItems(
-      { files, query: { bbox: query.bbox, filter: query.filter }, offset: query.offset, limit: query.limit, properties: query.properties, limits },
+      {
+        files,
+        query: { bbox: query.bbox, filter: query.filter },
+        offset: query.offset,
+        limit: query.limit,
+        properties: query.properties,
+        geometry: asHtml ? 'type' : 'whole',
+        limits,
+      },
       c.get('signal'),
     );
     c.get('timing')?.job(page.stages);
     const { offset, limit } = query;
-    if (wantsHtml(c, query.f)) {
+    if (asHtml) {
       const shown = { collection: files.name, features: parsed<ShownFeature[]>(page.features), numberMatched: page.numberMatched, offset, limit, filter: query.filter };
       return sendHtml(c, itemsHtml(linkingFor(c, linkUrl(c)), linkUrl(c), shown));
     }
@@ -141,9 +150,11 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     if (!/^\d{1,15}$/.test(id)) {
       throw new NotFoundError(`Collection '${files.name}' has no feature of that id: feature ids are record numbers 0, 1, 2, …`);
     }
-    const { feature, stages } = await drawing.featureItem({ files, fid: Number(id), properties: query.properties, limits }, c.get('signal'));
+    const asHtml = wantsHtml(c, query.f);
+    const job = { files, fid: Number(id), properties: query.properties, geometry: asHtml ? ('type' as const) : ('whole' as const), limits };
+    const { feature, stages } = await drawing.featureItem(job, c.get('signal'));
     c.get('timing')?.job(stages);
-    if (wantsHtml(c, query.f)) return sendHtml(c, itemHtml(linkingFor(c, linkUrl(c)), linkUrl(c), files.name, parsed<ShownFeature>(feature)));
+    if (asHtml) return sendHtml(c, itemHtml(linkingFor(c, linkUrl(c)), linkUrl(c), files.name, parsed<ShownFeature>(feature)));
     const links: Link[] = [
       { href: requestHref(linkUrl(c)), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This feature' },
       { href: collectionHref(ogcBase(linkUrl(c)), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
@@ -194,8 +205,8 @@ function sendHtml(c: Context<AppEnv>, page: string): Response {
 }
 
 /**
- * The workers' GeoJSON (a page's features, or one), parsed for a page: pages are for people,
- * a few features at a time, so this is the one place the event loop reads features.
+ * The workers' GeoJSON (a page's features, or one), parsed for a page: the one place the event
+ * loop reads features, so the workers write them without coordinates (geometry 'type').
  */
 function parsed<Shown extends ShownFeature | ShownFeature[]>(bytes: Uint8Array): Shown {
   return JSON.parse(new TextDecoder().decode(bytes)) as Shown;
