@@ -118,10 +118,10 @@ export const configSchema = z
     /** Folder of shapefiles; relative paths are resolved against the working directory. The sample data by default. */
     dataDir: z.string().default(SAMPLE_DATA_DIR),
     /**
-     * How long one look at a shapefile's file sizes and times stands for its ETag and
-     * Last-Modified (milliseconds; 0: look on every request): a file changed in place may be
-     * answered with its old ETag, or 304, for this long. What is drawn is always read fresh,
-     * and files added or removed are seen at once.
+     * How long one look at the data folder's listing and at a shapefile's file sizes and times
+     * stands for ETag and Last-Modified (milliseconds; 0: look on every request): a file changed
+     * or removed may be answered with its old ETag, or 304, for this long. What is drawn is
+     * always read fresh (a removed file is a 404 at once), and a file added is seen at once.
      */
     fileCheckMs: z.number().int().min(0).max(60_000).default(1_000),
     /** Credits of the data in dataDir. */

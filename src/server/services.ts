@@ -15,7 +15,7 @@ import { loadThemes } from '../themes/load-themes.ts';
 export async function createServices(config: Config, logger: Logger): Promise<Services & { close(): Promise<void> }> {
   const themes = loadThemes(resolve(config.themesDir));
   const dataDir = resolve(config.dataDir);
-  const catalog = createDataFolder(dataDir);
+  const catalog = createDataFolder(dataDir, config.fileCheckMs);
   const drawing = createDrawingPool({
     workers: config.render.workers || Math.max(1, availableParallelism()),
     dataDir,

@@ -45,14 +45,15 @@ export interface DataFolder {
 }
 
 /**
- * The shapefiles of folder `root`, looked at again when its modification time moves (checked
- * on every request: a file copied in is served at once, and one removed is a 404 at once),
- * and for a name not yet listed.
+ * The shapefiles of folder `root`, looked at again when its modification time moves. One
+ * look at that time stands for `lookAgainAfterMs` (configuration `fileCheckMs`), except for a
+ * name not listed, which is looked for at once: a file copied in is served at once. A file
+ * removed is found missing by the worker that opens it (404) until the next look.
  */
-export function createDataFolder(root: string): DataFolder {
+export function createDataFolder(root: string, lookAgainAfterMs = 0): DataFolder {
   let sets = new Map<string, ShapefileFiles>();
   let scannedAt = -Infinity;
-  let folderMtime = NaN;
+  let scannedMtime = NaN;
   let scanning: Promise<void> | undefined;
 
   const rescan = () => {
@@ -77,19 +78,19 @@ export function createDataFolder(root: string): DataFolder {
     );
     sets = groupFileSets(root, fileNames);
     scannedAt = started;
-    folderMtime = mtime;
+    scannedMtime = mtime;
   };
 
   /**
    * The folder's mtime, off the event loop (a hung network mount must not freeze /health and
    * every other answer); requests that ask at the same time share one stat.
    */
-  const folderLooks = recentReadings<number>(0);
-  const folderMtimeNow = () => folderLooks.get(root, () => stat(root).then((stats) => stats.mtimeMs));
+  const folderLooks = recentReadings<number>(lookAgainAfterMs);
+  const folderMtime = (maxAgeMs?: number) => folderLooks.get(root, () => stat(root).then((stats) => stats.mtimeMs), maxAgeMs);
 
   /** Rescans when the folder's mtime moved (a file was added, removed or renamed). */
-  const refresh = async () => {
-    if ((await folderMtimeNow()) !== folderMtime) await rescan();
+  const refresh = async (maxAgeMs?: number) => {
+    if ((await folderMtime(maxAgeMs)) !== scannedMtime) await rescan();
   };
 
   return {
@@ -97,11 +98,13 @@ export function createDataFolder(root: string): DataFolder {
       if (typeof name !== 'string' || name === '') return undefined;
       await refresh();
       const key = name.toLowerCase();
+      if (!sets.has(key)) await refresh(0);
       if (!sets.has(key) && Date.now() - scannedAt >= RESCAN_INTERVAL_MS) await rescan();
       return sets.get(key);
     },
+    // Listings are few (the /ogc collections, the playground's menu): each sees the folder as it is.
     async names() {
-      await refresh();
+      await refresh(0);
       return [...sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
     },
   };

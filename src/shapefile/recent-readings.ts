@@ -7,17 +7,20 @@
 import { LRUCache } from 'lru-cache';
 
 export interface RecentReadings<V> {
-  /** What `read` finds for `key`, from a reading under way or younger than `maxAgeMs` if there is one. */
-  get(key: string, read: () => Promise<V>): Promise<V>;
+  /**
+   * What `read` finds for `key`, from a reading under way or younger than `maxAgeMs` if there
+   * is one (`maxAgeMs` 0: only one under way, for a caller that must see the disk as it is now).
+   */
+  get(key: string, read: () => Promise<V>, maxAgeMs?: number): Promise<V>;
 }
 
 /** Keys are names from the catalog, not from requests; the bound only stops a folder whose files keep changing names from growing it. */
 const MAX_KEYS = 10_000;
 
-export function recentReadings<V>(maxAgeMs: number): RecentReadings<V> {
+export function recentReadings<V>(keptForMs: number): RecentReadings<V> {
   const readings = new LRUCache<string, { value: Promise<V>; settledAt?: number }>({ max: MAX_KEYS });
   return {
-    get(key, read) {
+    get(key, read, maxAgeMs = keptForMs) {
       const known = readings.get(key);
       if (known && (known.settledAt === undefined || performance.now() - known.settledAt < maxAgeMs)) return known.value;
       const reading = { value: read(), settledAt: undefined as number | undefined };
@@ -25,7 +28,7 @@ export function recentReadings<V>(maxAgeMs: number): RecentReadings<V> {
       reading.value.then(
         () => {
           reading.settledAt = performance.now();
-          if (maxAgeMs === 0 && readings.peek(key) === reading) readings.delete(key);
+          if (keptForMs === 0 && readings.peek(key) === reading) readings.delete(key);
         },
         // A failed reading is not kept: the next request looks again.
         () => readings.peek(key) === reading && readings.delete(key),

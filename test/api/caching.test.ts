@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +134,19 @@ describe('the ETag', () => {
     const later = new Date(statSync(join(dataDir, 'lines.dbf')).mtimeMs + 5_000);
     utimesSync(join(dataDir, 'lines.dbf'), later, later);
     expect(await imageTag(everyMinute, { file: 'lines' })).toBe(tag);
+  });
+
+  it('is not needed to find a file gone, or one come, within fileCheckMs: both are answered as they are', async () => {
+    const dataDir = everyMinute.services.config.dataDir;
+    expect((await image(everyMinute, {})).status).toBe(200);
+    const squares = readdirSync(dataDir).filter((name) => name.startsWith('squares.'));
+    const held = makeTempDir();
+    for (const name of squares) renameSync(join(dataDir, name), join(held, name));
+    const gone = await image(everyMinute, {});
+    expect(gone.status).toBe(404);
+    expect((await gone.json()).ErrorDetails).toContain("Shapefile 'squares' was not found.");
+    for (const name of squares) renameSync(join(held, name), join(dataDir, name.replace('squares', 'copied')));
+    expect((await image(everyMinute, { file: 'copied' })).status).toBe(200);
   });
 });
 
