@@ -1,3 +1,10 @@
+/**
+ * The Markdown a user reads on GitHub (README.md, docs/, plugins/) must not rot: a relative
+ * link that points nowhere (the README once linked ../shared/spec, outside the repository, so
+ * broken in every clone) fails here, and so does an anchor no heading makes. The reference
+ * pages' tables of defaults are held to the code: every configuration setting and every
+ * parameter of the two operations is listed with the default the code applies.
+ */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,13 +13,6 @@ import { configSchema } from '../src/config/schema.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
 import { loadThemes } from '../src/themes/load-themes.ts';
 
-/**
- * The Markdown a user reads on GitHub (README.md, docs/, plugins/) must not rot: a relative
- * link that points nowhere (the README once linked ../shared/spec, outside the repository, so
- * broken in every clone) fails here, and so does an anchor no heading makes. The reference
- * pages' tables of defaults are held to the code: every configuration setting and every
- * parameter of the two operations is listed with the default the code applies.
- */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Folders that are not the project's own documentation: installed packages, build output, generated benchmark data. */
 const NOT_OURS = new Set(['node_modules', '.git', 'dist', '.bench-cache']);

@@ -11,7 +11,8 @@
  */
 const HOW_TO_SEND =
   "in the X-API-Key header or as the 'key' parameter " +
-  "(GDAL and QGIS: --config GDAL_HTTP_HEADERS 'X-API-Key: <your key>', or GDAL_HTTP_HEADER_FILE naming a file with that line)";
+  "(GDAL's ogrinfo and ogr2ogr: --config GDAL_HTTP_HEADERS 'X-API-Key: <your key>', or GDAL_HTTP_HEADER_FILE naming a file with that line; " +
+  'QGIS: an API header in the connection\'s authentication)';
 
 export const MISSING_KEY = `Parameter 'key' is required: send an access key ${HOW_TO_SEND}.`;
 

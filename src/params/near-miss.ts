@@ -16,7 +16,7 @@
  */
 
 /** Most edits a name may be from a parameter of `length` letters and still be meant as it. */
-export function editsAllowed(length: number): number {
+function editsAllowed(length: number): number {
   return Math.min(2, Math.floor(length / 3));
 }
 

@@ -15,7 +15,7 @@ import { isParameterName } from './spelling.ts';
  * looked up in an object without a prototype: `__proto__` and `constructor` are names a
  * client may send (unknown ones, ignored), not ones it sent already.
  */
-export function foldQueryCase(query: unknown, ctx: z.core.$RefinementCtx): Record<string, string> {
+function foldQueryCase(query: unknown, ctx: z.core.$RefinementCtx): Record<string, string> {
   const folded: Record<string, string> = Object.create(null);
   for (const [name, given] of Object.entries(query as Record<string, string | string[]>)) {
     const lower = name.toLowerCase();

@@ -4,37 +4,23 @@
  * collection's extent and queryables, its features page by page, one feature with its
  * picture. No page error, and nothing the page's policy refused (it would say so on the console).
  */
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/config/schema.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-
-/** Debian's chromium, on the PATH (as the playground's test finds it); without it the test fails and says what to install. */
-function chromiumPath(): string {
-  const directories = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
-  const found = ['chromium', 'chromium-browser'].flatMap((name) => directories.map((directory) => join(directory, name))).find((path) => existsSync(path));
-  if (!found) throw new Error('Chromium is not installed: the browser tests need the apt package `chromium` (apt-get install chromium).');
-  return found;
-}
+import { launchChromium, openPage } from './chromium.ts';
 
 describe('/ogc in a browser', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[];
 
   beforeAll(async () => {
     // No keys configured, on loopback: the demo key works, as on a fresh `npx shapeshot`.
     server = await startServer({ keys: [] });
-    browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
-    page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page: ${error instanceof Error ? error.message : String(error)}`));
+    browser = await launchChromium();
+    ({ page, problems } = await openPage(browser));
     page.on('response', (response) => {
       if (response.status() >= 400) problems.push(`${response.status()} for ${response.url()}`);
     });

@@ -277,7 +277,7 @@ describe.each(RUNTIMES)('starting on %s', (runtime) => {
 describe('npx shapeshot in a clone', () => {
   it('runs the sources, built or not: a missing folder gets its sentence and exit status 2', async () => {
     const missing = join(makeTempDir('clone-'), 'missing');
-    const result = await runToExit(['npx', '--yes', 'shapeshot', missing], REPO);
+    const result = await runToExit(['npx', '--no', 'shapeshot', missing], REPO);
     expect(result.stderr).toMatch(new RegExp(`^shapeshot: ${missing}: no such folder\\.`, 'm'));
     expect(result.status).toBe(2);
   }, 60_000);

@@ -63,7 +63,7 @@ export function itemHtml(linking: HtmlLinking, url: string, collection: string, 
   // An <img> cannot send the X-API-Key header: the picture is shown only where the demo key may ride in its URL.
   const picture = linking.demoKey
     ? html`      <img src="${serviceHref(linking, '/REST/v1/shapefiles/images', { file: collection, fid: String(feature.id), format: 'png', size: '240,320' })}" alt="Feature ${feature.id} of ${collection}" width="320" height="240">`
-    : html`      <p class="hint">Its picture: <code>/REST/v1/shapefiles/images?file=${collection}&amp;fid=${feature.id}&amp;format=png</code> with your key, or in the playground.</p>`;
+    : html`      <p class="hint">Its picture: <code>${serviceHref(linking, '/REST/v1/shapefiles/images', { file: collection, fid: String(feature.id), format: 'png' })}</code> with your key, or in the playground.</p>`;
   return layout(linking, {
     title: `${collection}: feature ${feature.id}`,
     crumbs: [
