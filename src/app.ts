@@ -17,9 +17,9 @@ import { imagesRoute } from './routes/images.ts';
 import { apiDescriptionRoutes } from './routes/api-description.ts';
 import { mapRoute } from './routes/map.ts';
 import { playgroundRoute } from './playground/serve-playground.ts';
-import type { Services } from './services.ts';
+import type { Services } from './app-services.ts';
 
-export type { Services } from './services.ts';
+export type { Services } from './app-services.ts';
 
 /**
  * `outer`, then `inner` within it, as one middleware; both must call next() or throw.

@@ -5,8 +5,8 @@
  * declares 100000 × 100000 pixels. Our plugins check what they fetch themselves (and keep
  * nothing oversized); this holds for every plugin.
  */
-import type { Basemap, PlacedImage } from '../sdk/contract.ts';
-import { imageSizeProblem, MAX_TILE_PIXELS } from '../sdk/image-size.ts';
+import type { Basemap, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
+import { imageSizeProblem, MAX_TILE_PIXELS } from '../plugin-contract/image-size.ts';
 
 /**
  * Why the basemap cannot be drawn (an image of it declares too many pixels), or undefined

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { BasemapsConfig } from '../config/schema.ts';
 import { ServiceError } from '../errors.ts';
-import { moduleFile } from '../runtime/module-file.ts';
+import { moduleFile } from '../module-file.ts';
 import {
   MAP_TYPES,
   SDK_VERSION,
@@ -20,8 +20,8 @@ import {
   type BasemapRequest,
   type MapType,
   type ProviderMetrics,
-} from '../sdk/contract.ts';
-import { BasemapUnavailableError, isBasemapUnavailable } from '../sdk/unavailable.ts';
+} from '../plugin-contract/basemap-plugin.ts';
+import { BasemapUnavailableError, isBasemapUnavailable } from '../plugin-contract/unavailable.ts';
 import { oversizedBasemapImage } from './image-bounds.ts';
 
 /** A basemap, and whether a fallback drew it (its provider was unavailable): a picture not to be kept. */

@@ -1,5 +1,5 @@
 import type { BasemapsConfig } from '../config/schema.ts';
-import type { MapType } from '../sdk/contract.ts';
+import type { MapType } from '../plugin-contract/basemap-plugin.ts';
 
 /**
  * The basemap providers that may draw a map of `type`: the one configured for it and the

@@ -6,7 +6,7 @@
  */
 import { basename } from 'node:path';
 import type { AnswerRoom } from '../envelope/answer-limit.ts';
-import type { Basemap, PlacedImage } from '../sdk/contract.ts';
+import type { Basemap, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import { overlaps } from '../geometry/bbox.ts';
 import type { Checkpoint } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';

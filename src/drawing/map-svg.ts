@@ -5,7 +5,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
-import type { Basemap, BasemapLayer, PlacedImage } from '../sdk/contract.ts';
+import type { Basemap, BasemapLayer, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import type { Shape } from '../geometry/shape.ts';
 import { escapeXml } from '../xml-text.ts';
 import { featuresSvg } from '../svg/features.ts';

@@ -3,7 +3,7 @@
  * kept on this worker: the same tiles come back map after map, and decoding a dozen of them
  * inside every render cost resvg ~5 ms a map.
  */
-import type { PlacedImage } from '../sdk/contract.ts';
+import type { PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import { crc32 } from '../raster/png.js';
 import { renderPixels } from '../raster/rasterize.ts';
 import type { Rasterizer } from '../raster/resvg.js';

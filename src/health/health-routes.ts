@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { resolve } from 'node:path';
 import type { AppEnv } from '../http/context.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../app-services.ts';
 import { checkReadiness } from './readiness.ts';
 
 /**

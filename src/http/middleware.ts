@@ -10,11 +10,11 @@ import { MISSING_KEY, UNKNOWN_KEY } from '../auth/key-messages.ts';
 import { demoKeyRefusal } from '../auth/local-requests.ts';
 import { createTraceId } from '../envelope/trace-id.ts';
 import { ServiceError, UnauthorizedError } from '../errors.ts';
-import { routePattern } from '../metrics/route-pattern.ts';
 import { FORMATS, type Format } from '../params/fields.ts';
 import { refusal } from './admission.ts';
 import type { AppEnv } from './context.ts';
 import { sendError, type ErrorSettings } from './errors.ts';
+import { routePattern } from './route-pattern.ts';
 
 /** Gives every request a TraceId and returns it as X-Trace-Id on every answer. */
 export function traceId(instance: string): MiddlewareHandler<AppEnv> {

@@ -2,7 +2,7 @@
  * The map's view in Web Mercator: 256-px tiles, integer zoom, world pixels from 180°W and
  * 85.0511°N. Positions are in EPSG:3857 metres (the drawing space of geographic data).
  */
-import type { MapView } from '../sdk/contract.ts';
+import type { MapView } from '../plugin-contract/basemap-plugin.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import { HALF_WORLD, MAX_ZOOM, MIN_ZOOM, pixelsPerMetre, toLonLat, worldPixelToMetres } from '../projection/web-mercator.ts';

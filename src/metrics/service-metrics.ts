@@ -8,7 +8,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES } from '../drawing/context.ts';
 import type { RefusalReason } from '../http/admission.ts';
-import type { ProviderMetrics } from '../sdk/contract.ts';
+import type { ProviderMetrics } from '../plugin-contract/basemap-plugin.ts';
 import type { PoolStats } from '../workers/worker-pool.ts';
 import { createRequestTally } from './request-tally.ts';
 

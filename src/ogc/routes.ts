@@ -10,7 +10,7 @@ import { NotFoundError, ServiceError } from '../errors.ts';
 import { reserveAnswer } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { shapefileForKey } from '../operations/shapefile-for-key.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../app-services.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { collectionDocument, collectionsDocument, conformance, landingPage, queryablesDocument } from './documents.ts';
 import { onlyGetOrHead } from './errors.ts';

@@ -12,7 +12,7 @@ import { imagesQuerySchema } from '../params/images.ts';
 import { mapQuerySchema } from '../params/map.ts';
 import { styleFields } from '../params/style.ts';
 import { spelledParameter } from '../params/spelling.ts';
-import type { Theme } from '../themes/theme.ts';
+import type { Theme } from '../params/theme.ts';
 import { apiDefinition } from '../ogc/openapi.ts';
 import { ogcQueries } from '../ogc/parameters.ts';
 import { envelopeSchema, featureImageSchema, hotSpotSchema } from './envelope-schema.ts';

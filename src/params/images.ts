@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { DrawStyle } from '../svg/style.ts';
-import type { Theme } from '../themes/theme.ts';
 import { commonFields, readCommon, type RequestLimits } from './common.ts';
 import { choiceParam, fidParam, IMAGE_FORMATS, nonNegativeNumberParam, switchParam, withDefault } from './fields.ts';
 import { foldQueryNames } from './normalize.ts';
 import { readStyleParams, resolveStyle, styleFields } from './style.ts';
+import type { Theme } from './theme.ts';
 
 /** The images operation's query (names lower-cased), validated and with the style resolved. */
 export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<string, Theme>) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CULTURES, MAP_TYPES } from '../sdk/contract.ts';
+import { CULTURES, MAP_TYPES } from '../plugin-contract/basemap-plugin.ts';
 import { MAX_ZOOM, MIN_ZOOM } from '../projection/web-mercator.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import { commonFields, readCommon, type RequestLimits } from './common.ts';

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { staticAssets } from '../http/static-assets.ts';
 import { openApiDocument } from '../openapi/document.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../app-services.ts';
 
 const swaggerUi = (file: string) => createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`);
 const ownFile = (file: string) => new URL(`../openapi/docs/${file}`, import.meta.url);

@@ -7,7 +7,7 @@ import { validQuery } from '../http/validate.ts';
 import { answerLimitFor } from '../operations/answer-limit-advice.ts';
 import { createImages } from '../operations/images.ts';
 import { imagesQuerySchema, type ImagesRequest } from '../params/images.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../app-services.ts';
 
 /** GET /REST/v1/shapefiles/images */
 export function imagesRoute(services: Services) {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { basemapIdentity } from '../caching/basemap-identity.ts';
-import { MAP_TYPES } from '../sdk/contract.ts';
+import { MAP_TYPES } from '../plugin-contract/basemap-plugin.ts';
 import { cachedPicture } from '../caching/picture-caching.ts';
 import { copyrightOf, dataAttribution } from '../envelope/copyright.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -9,7 +9,7 @@ import { validQuery } from '../http/validate.ts';
 import { answerLimitFor } from '../operations/answer-limit-advice.ts';
 import { createMap } from '../operations/map.ts';
 import { mapQuerySchema, type MapRequest } from '../params/map.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../app-services.ts';
 
 /** GET /REST/v1/shapefiles/map */
 export function mapRoute(services: Services) {

@@ -7,8 +7,12 @@
  * A plugin is a module whose default export is a BasemapPlugin. The server creates one
  * provider per configured id at start-up (create), then asks it for the basemap of every
  * map (render): layers to draw under, and optionally over, the features, in image pixels.
+ *
+ * This entry re-exports parts of the core (the style vocabulary, worker pools, caches), so it
+ * stands above them and nothing of src/ imports it; the contract it publishes lives below
+ * the core, in plugin-contract/, where the core imports it.
  */
-export { BasemapUnavailableError, isBasemapUnavailable, untilAborted } from './unavailable.ts';
+export { BasemapUnavailableError, isBasemapUnavailable, untilAborted } from '../plugin-contract/unavailable.ts';
 export { tilesCovering, type TilePlacement } from './tile-grid.ts';
 export {
   EARTH_RADIUS,
@@ -29,7 +33,7 @@ export {
 export { viewBoundsInMetres } from './view-bounds.ts';
 export { boundedBody } from './bounded-body.ts';
 // Tiles and map images are held against a size bound before anything decodes them.
-export { declaredImageSize, imageSizeProblem, MAX_TILE_PIXELS, type ImageSize } from './image-size.ts';
+export { declaredImageSize, imageSizeProblem, MAX_TILE_PIXELS, type ImageSize } from '../plugin-contract/image-size.ts';
 // Caches bounded by the bytes they really hold, keys included, as the service's own are.
 export { arrayBytes, byteBoundedCache, OBJECT_BYTES, stringBytes, type ByteBoundedCache } from '../caching/byte-bounded-cache.ts';
 // The style vocabulary: colours as the service's parameters and themes spell them, and the
@@ -41,4 +45,4 @@ export { escapeXml } from '../xml-text.ts';
 // Work too heavy for the event loop goes to a plugin's own worker threads.
 export { createWorkerPool, type RunOptions, type WorkerPool, type WorkerPoolOptions } from '../workers/worker-pool.ts';
 export { serveJobs, workerOptions, type Handled, type JobContext, type JobHandler } from '../workers/serve-jobs.ts';
-export * from './contract.ts';
+export * from '../plugin-contract/basemap-plugin.ts';

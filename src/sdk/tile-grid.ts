@@ -1,5 +1,5 @@
 import { TILE_SIZE } from '../projection/web-mercator.ts';
-import type { MapView } from './contract.ts';
+import type { MapView } from '../plugin-contract/basemap-plugin.ts';
 
 /** One tile of the map and where it goes on the image. */
 export interface TilePlacement {

@@ -1,5 +1,5 @@
 import { worldPixelToMetres } from '../projection/web-mercator.ts';
-import type { MapView } from './contract.ts';
+import type { MapView } from '../plugin-contract/basemap-plugin.ts';
 
 /** The view's extent in Web Mercator metres (EPSG:3857), as a WMS GetMap's BBOX wants it. */
 export function viewBoundsInMetres(view: MapView): { xmin: number; ymin: number; xmax: number; ymax: number } {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Theme } from '../params/theme.ts';
 import { resolveThemes, type ThemeSource } from './resolve-themes.ts';
-import type { Theme } from './theme.ts';
 import { parseThemeFile } from './theme-file.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { StyleSettings } from '../params/style.ts';
-import type { Theme } from './theme.ts';
+import type { Theme } from '../params/theme.ts';
 import type { ThemeFile } from './theme-file.ts';
 
 /** A validated theme file and the label its errors name it by (its path). */

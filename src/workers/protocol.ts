@@ -7,7 +7,7 @@
  * looks at it before a job and between its steps (serve-jobs.ts, checkpoint()).
  */
 import { ServiceError } from '../errors.ts';
-import { BasemapUnavailableError, isBasemapUnavailable } from '../sdk/unavailable.ts';
+import { BasemapUnavailableError, isBasemapUnavailable } from '../plugin-contract/unavailable.ts';
 
 export interface JobMessage {
   id: number;

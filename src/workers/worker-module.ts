@@ -8,7 +8,7 @@
  * loads the very same package files as the main thread.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { moduleFile } from '../runtime/module-file.ts';
+import { moduleFile } from '../module-file.ts';
 
 const bundles = new Map<string, Promise<URL>>();
 /** Marks the resolution the plugin asks esbuild for, so that it does not answer itself. */

@@ -1,7 +1,7 @@
 /**
  * Basemap images are held against their declared size before anything decodes them: a tile
  * of a few bytes whose PNG header declares 100000 × 100000 pixels would have resvg allocate
- * 40 GB. Read from the headers (sdk/image-size.ts), and refused as a failed tile is: the map
+ * 40 GB. Read from the headers (plugin-contract/image-size.ts), and refused as a failed tile is: the map
  * goes to the provider's fallback, or answers 503 naming the reason.
  */
 import { createServer, type Server } from 'node:http';
@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeJpeg } from '../../src/raster/jpeg.ts';
 import { crc32, encodePng } from '../../src/raster/png.js';
-import { declaredImageSize, imageSizeProblem } from '../../src/sdk/image-size.ts';
+import { declaredImageSize, imageSizeProblem } from '../../src/plugin-contract/image-size.ts';
 import { writeFixtures } from '../support/fixtures.ts';
 import { decodePng } from '../support/png.ts';
 import { startServer, type TestServer } from '../support/server.ts';

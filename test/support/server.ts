@@ -12,8 +12,8 @@ import { parseConfig } from '../../src/config/load.ts';
 import { malformedAnswer } from '../../src/http/malformed.ts';
 import { nodeRuntime } from '../../src/runtime/node.ts';
 import type { FetchHandler } from '../../src/runtime/runtime.ts';
-import { createServices } from '../../src/server/services.ts';
-import type { Services } from '../../src/services.ts';
+import { createServices } from '../../src/server/create-services.ts';
+import type { Services } from '../../src/app-services.ts';
 
 export const TEST_KEY = 'test-key-0123456789';
 

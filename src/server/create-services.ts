@@ -1,13 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
+import type { Services } from '../app-services.ts';
 import { createKeyRing, demoKeyAllowed } from '../auth/keys.ts';
 import { createBasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import { DEMO_KEY } from '../config/schema.ts';
 import { createDrawingPool } from '../drawing/drawing-pool.ts';
 import { createServiceMetrics } from '../metrics/service-metrics.ts';
-import type { Services } from '../services.ts';
 import { createDataFolder } from '../shapefile/data-folder.ts';
 import { loadThemes } from '../themes/load-themes.ts';
 

@@ -4,10 +4,10 @@ import type { BasemapRegistry } from './basemap/registry.ts';
 import type { Config } from './config/schema.ts';
 import type { DrawingPool } from './drawing/drawing-pool.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';
+import type { Theme } from './params/theme.ts';
 import type { DataFolder } from './shapefile/data-folder.ts';
-import type { Theme } from './themes/theme.ts';
 
-/** Everything the app needs, made by the runtime's entry point; the app itself does no I/O setup. */
+/** Everything the app needs, made at start-up (server/create-services.ts); the app itself does no I/O setup. */
 export interface Services {
   config: Config;
   catalog: DataFolder;

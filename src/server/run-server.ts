@@ -8,11 +8,11 @@ import { StartUpProblem, USAGE_ERROR } from '../cli/start-up-problem.ts';
 import { dataFolderSetting, loadConfig, type CommandLineSettings } from '../config/load.ts';
 import { packageVersion } from '../config/package-folders.ts';
 import { malformedAnswer } from '../http/malformed.ts';
-import { createServices, exampleKey } from '../server/services.ts';
-import { startUpLines } from '../server/start-up-lines.ts';
+import type { Runtime } from '../runtime/runtime.ts';
+import { createServices, exampleKey } from './create-services.ts';
 import { stopGracefullyOn } from './graceful-stop.ts';
 import { reloadConfiguration } from './reload.ts';
-import type { Runtime } from './runtime.ts';
+import { startUpLines } from './start-up-lines.ts';
 
 /**
  * What every entry point does, on whichever runtime: the command line (`shapeshot

@@ -1,4 +1,9 @@
-/** The types and constants of the plugin contract (the SDK's entry, plugin.ts, exports them). */
+/**
+ * The types and constants of the plugin contract: what a basemap plugin is, what its
+ * providers are asked and what they answer. The SDK's entry (sdk/plugin.ts) publishes them
+ * to plugins; the core imports them from here, below everything that uses them, because the
+ * entry re-exports the core and sits above it.
+ */
 /** The SDK's major version. A plugin's default export names the one it was written for. */
 export const SDK_VERSION = 1;
 

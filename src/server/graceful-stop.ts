@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Listener } from './runtime.ts';
+import type { Listener } from '../runtime/runtime.ts';
 
 /**
  * Time, past the requests' budget, for the last answers to be written: the 503s of budgets
