@@ -5,7 +5,7 @@
  * included: the text is the provider's, of any length, and the strip as wide as the map.
  */
 import { rasterize } from '../raster/rasterize.ts';
-import { arrayBytes, byteBoundedCache } from '../caching/byte-bounded-cache.ts';
+import { arrayBytes, byteBoundedCache } from '../structures/byte-bounded-cache.ts';
 import type { DrawingContext } from './context.ts';
 import { attributionStripSvg } from './map-svg.ts';
 

@@ -10,7 +10,7 @@ import { contains, intersection, overlaps } from '../geometry/bbox.ts';
 import { StepPacer } from '../geometry/ring-steps.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
-import { arrayBytes, byteBoundedCache, OBJECT_BYTES } from '../caching/byte-bounded-cache.ts';
+import { arrayBytes, byteBoundedCache, OBJECT_BYTES } from '../structures/byte-bounded-cache.ts';
 import type { DrawingContext } from './context.ts';
 import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat, lonLatBoxInFile } from './lon-lat-box.ts';

@@ -7,7 +7,7 @@ import type { PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import { crc32 } from '../raster/png.js';
 import { renderPixels } from '../raster/rasterize.ts';
 import type { Rasterizer } from '../raster/resvg.js';
-import { arrayBytes, byteBoundedCache } from '../caching/byte-bounded-cache.ts';
+import { arrayBytes, byteBoundedCache } from '../structures/byte-bounded-cache.ts';
 import { imageSvg } from './map-svg.ts';
 
 /** 64 MB a worker: about 256 tiles of 256 x 256, those of twenty 640 x 480 maps (of five at scale=2). */

@@ -4,7 +4,7 @@
  * vertices is then three typed arrays (16 bytes a vertex) instead of millions of small
  * arrays, and moves between threads without being copied.
  */
-import { arrayBytes, OBJECT_BYTES } from '../caching/byte-bounded-cache.ts';
+import { arrayBytes, OBJECT_BYTES } from '../structures/byte-bounded-cache.ts';
 import type { BBox } from './types.ts';
 
 export type ShapeKind = 'points' | 'lines' | 'polygons';

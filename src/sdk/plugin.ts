@@ -35,7 +35,7 @@ export { boundedBody } from './bounded-body.ts';
 // Tiles and map images are held against a size bound before anything decodes them.
 export { declaredImageSize, imageSizeProblem, MAX_TILE_PIXELS, type ImageSize } from '../plugin-contract/image-size.ts';
 // Caches bounded by the bytes they really hold, keys included, as the service's own are.
-export { arrayBytes, byteBoundedCache, OBJECT_BYTES, stringBytes, type ByteBoundedCache } from '../caching/byte-bounded-cache.ts';
+export { arrayBytes, byteBoundedCache, OBJECT_BYTES, stringBytes, type ByteBoundedCache } from '../structures/byte-bounded-cache.ts';
 // The style vocabulary: colours as the service's parameters and themes spell them, and the
 // SVG attributes that paint them.
 export { parseColour } from '../params/colour.ts';

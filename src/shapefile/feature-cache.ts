@@ -1,11 +1,11 @@
 /**
  * Decoded shapes, least recently used first out, bounded by the bytes they really hold
- * (keys, shapes and bookkeeping: caching/byte-bounded-cache.ts). Keys carry the file version,
+ * (keys, shapes and bookkeeping: structures/byte-bounded-cache.ts). Keys carry the file version,
  * so a file replaced on disk is never answered from the cache. Each worker thread keeps
  * its own.
  */
 import { shapeBytes, type Shape } from '../geometry/shape.ts';
-import { byteBoundedCache, OBJECT_BYTES } from '../caching/byte-bounded-cache.ts';
+import { byteBoundedCache, OBJECT_BYTES } from '../structures/byte-bounded-cache.ts';
 
 export interface FeatureCache {
   get(version: string, fid: number): Shape | null | undefined;

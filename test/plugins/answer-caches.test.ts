@@ -5,7 +5,7 @@
  * they keep no more answers than their bound holds with the keys counted. Told by the
  * server's request count, not by timing: an answer asked for again either reaches the
  * server or came from the cache. (That the counting matches the heap is
- * test/caching/byte-bounded-cache.test.ts's business.)
+ * test/structures/byte-bounded-cache.test.ts's business.)
  */
 import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';

@@ -5,7 +5,7 @@
  * service and of its plugins goes through here, so that there is one way to count an
  * entry: its key's characters, its value's own bytes, and what V8 and lru-cache spend to
  * hold them (the constants below, measured on Node 20 and checked by
- * test/caching/byte-bounded-cache.test.ts against the heap).
+ * test/structures/byte-bounded-cache.test.ts against the heap).
  */
 import { LRUCache } from 'lru-cache';
 

@@ -1,11 +1,11 @@
 /**
- * The one way the service's caches count what they hold (caching/byte-bounded-cache.ts): what
+ * The one way the service's caches count what they hold (structures/byte-bounded-cache.ts): what
  * it counts is at least what the heap really keeps for the entries, keys included, so that
  * a cache's bound is a bound on memory; and filled past its bound with distinct keys it
  * stays within it.
  */
 import { describe, expect, it } from 'vitest';
-import { arrayBytes, byteBoundedCache, OBJECT_BYTES, stringBytes } from '../../src/caching/byte-bounded-cache.ts';
+import { arrayBytes, byteBoundedCache, OBJECT_BYTES, stringBytes } from '../../src/structures/byte-bounded-cache.ts';
 import { liveBytes, retainedBytes } from '../support/heap.ts';
 
 /** Entries of every shape the service keeps: short and long keys (one- and two-byte text), objects, typed arrays. */
