@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The house rules that keep the code navigable, read from the sources' import statements
  * (type-only imports included): plugins see shapeshot only through the SDK, the core does
- * not lean on the SDK, and no module reaches itself again through its imports.
+ * not lean on the SDK, no module reaches itself again through its imports, and the folders
+ * stand in layers: each imports only folders below it.
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SDK_ENTRY = 'src/sdk/plugin.ts';
@@ -31,6 +32,105 @@ function importsOf(file: string): string[] {
 
 const files = [...sourceFiles('src'), ...sourceFiles('plugins')];
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
+
+/**
+ * The layers of the house, lowest first: a folder of src/ (with its subfolders), or a file
+ * at its top, imports only what stands before it here. A new folder takes the place that
+ * says what it may use; an import that would run up this list means a piece of code sits in
+ * the wrong folder, or a low helper waits to be moved down.
+ */
+const LAYERS = [
+  // Foundations: they import nothing of ours.
+  'src/errors.ts',
+  'src/xml-text.ts',
+  'src/stages.ts',
+  'src/module-file.ts',
+  'src/structures/',
+  'src/config/',
+  'src/plugin-contract/',
+  // Shapes: held, read from files, selected, projected, turned into SVG and pixels.
+  'src/geometry/',
+  'src/shapefile/',
+  'src/projection/',
+  'src/map/',
+  'src/svg/',
+  'src/raster/',
+  'src/hotspots/',
+  'src/filter/',
+  // A request's vocabulary: its parameters, the themes they name, the envelope of its answer.
+  'src/params/',
+  'src/themes/',
+  'src/envelope/',
+  // Work off the event loop: the worker pool, the drawing workers, the basemap plugins and
+  // the SDK they are written against (it re-exports parts of everything above).
+  'src/workers/',
+  'src/drawing/',
+  'src/basemap/',
+  'src/sdk/',
+  'plugins/',
+  // Serving HTTP: keys, the request's frame, the operations, then what composes them.
+  'src/auth/',
+  'src/http/',
+  'src/operations/',
+  'src/caching/',
+  'src/metrics/',
+  'src/app-services.ts',
+  'src/health/',
+  'src/playground/',
+  'src/ogc/',
+  'src/openapi/',
+  'src/routes/',
+  'src/app.ts',
+  // Start-up: the command line, the seam each runtime fills, the entry points that build it all.
+  'src/cli/',
+  'src/runtime/',
+  'src/server/',
+];
+
+/** What the folder rules place: a folder of src/ with all below it, a file at src/'s top, or plugins/ as one. */
+function unitOf(file: string): string {
+  const [top, folder, ...rest] = file.split('/');
+  if (top === 'plugins') return 'plugins/';
+  return rest.length > 0 ? `${top}/${folder}/` : file;
+}
+
+/** Which unit imports which, each arrow with the file imports that draw it. */
+const unitImports = new Map<string, Map<string, string[]>>();
+for (const [file, imports] of graph) {
+  const from = unitOf(file);
+  const arrows = unitImports.get(from) ?? new Map<string, string[]>();
+  unitImports.set(from, arrows);
+  for (const target of imports) {
+    const to = unitOf(target);
+    if (to !== from) arrows.set(to, [...(arrows.get(to) ?? []), `${file} -> ${target}`]);
+  }
+}
+
+/** The units that reach each other through their imports (Tarjan's strongly connected components), two or more at a time. */
+function knots(): string[][] {
+  const index = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (unit: string) => {
+    index.set(unit, index.size);
+    lowest.set(unit, index.get(unit)!);
+    stack.push(unit);
+    for (const target of unitImports.get(unit)?.keys() ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        lowest.set(unit, Math.min(lowest.get(unit)!, lowest.get(target)!));
+      } else if (stack.includes(target)) {
+        lowest.set(unit, Math.min(lowest.get(unit)!, index.get(target)!));
+      }
+    }
+    if (lowest.get(unit) !== index.get(unit)) return;
+    const knot = stack.splice(stack.indexOf(unit));
+    if (knot.length > 1) found.push(knot.sort());
+  };
+  for (const unit of unitImports.keys()) if (!index.has(unit)) visit(unit);
+  return found;
+}
 
 describe('the import graph', () => {
   it('resolves every relative import to a file of ours', () => {
@@ -78,5 +178,39 @@ describe('the import graph', () => {
     };
     for (const file of graph.keys()) if (!state.has(file)) visit(file);
     expect(circles).toEqual([]);
+  });
+});
+
+describe('the folders', () => {
+  it('import each other in no loop', () => {
+    // Each knot with the imports that tie it, one file import for each arrow inside it.
+    const loops = knots().map((knot) =>
+      knot.flatMap((from) => knot.filter((to) => unitImports.get(from)?.has(to)).map((to) => `${from} -> ${to} (${unitImports.get(from)!.get(to)![0]})`)),
+    );
+    expect(loops).toEqual([]);
+  });
+
+  it('each have one place in the layers', () => {
+    const units = new Set(unitImports.keys());
+    const unplaced = [...units].filter((unit) => !LAYERS.includes(unit)).map((unit) => `${unit} stands in no layer`);
+    const stale = LAYERS.filter((unit) => !units.has(unit)).map((unit) => `${unit} is no folder or file of ours`);
+    const twice = LAYERS.filter((unit, i) => LAYERS.indexOf(unit) !== i).map((unit) => `${unit} stands twice`);
+    expect([...unplaced, ...stale, ...twice]).toEqual([]);
+  });
+
+  it('import only folders below them in the layers', () => {
+    const upward = [...unitImports].flatMap(([from, arrows]) =>
+      [...arrows]
+        .filter(([to]) => LAYERS.includes(from) && LAYERS.includes(to) && LAYERS.indexOf(to) > LAYERS.indexOf(from))
+        .flatMap(([, imports]) => imports),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it("of src/ import the contract the SDK publishes (plugin-contract/), never the SDK's entry, which is the plugins' alone", () => {
+    const strays = [...graph]
+      .filter(([file]) => file.startsWith('src/') && !file.startsWith('src/sdk/'))
+      .flatMap(([file, imports]) => imports.filter((target) => target.startsWith('src/sdk/')).map((target) => `${file} -> ${target}`));
+    expect(strays).toEqual([]);
   });
 });
