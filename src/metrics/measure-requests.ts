@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { RefusedError } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';
 import { cancellationCause } from '../http/request-signal.ts';
-import { routePattern } from './route-pattern.ts';
+import { routePattern } from '../http/route-pattern.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
 
 /**
