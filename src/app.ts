@@ -1,23 +1,35 @@
+/**
+ * The request's path through the service, read top to bottom in buildApp: the steps every
+ * request passes (measured, timed, traced, logged, CORS, the format its errors take, the size
+ * of its head), the routes that need no key, the key, then admission and the request's signal
+ * for the routes that read shapefiles. Each of those names its own steps after these (its
+ * parameters, the key's access to the shapefile, caching) where it is declared.
+ */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
+import type { Services } from './app-services.ts';
 import { NotFoundError } from './errors.ts';
+import { healthRoutes } from './health/health-routes.ts';
 import { admission } from './http/admission.ts';
 import type { AppEnv } from './http/context.ts';
+import { detectFormat } from './http/error-format.ts';
 import { envelopeFailure, errorHandler, type ErrorSettings } from './http/errors.ts';
-import { healthRoutes } from './health/health-routes.ts';
-import { detectFormat, limitRequestSize, onlyGet, requestLog, requireKey, traceId } from './http/middleware.ts';
+import { onlyGet } from './http/only-get.ts';
+import { requestLog } from './http/request-log.ts';
 import { requestSignal } from './http/request-signal.ts';
+import { limitRequestSize } from './http/request-size.ts';
+import { traceId } from './http/request-trace-id.ts';
+import { requireKey } from './http/require-key.ts';
+import { serverTiming } from './http/server-timing.ts';
 import { measureRequests } from './metrics/measure-requests.ts';
 import { metricsRoute } from './metrics/metrics-route.ts';
 import { isOgcPath, ogcFailure } from './ogc/errors.ts';
 import { ogcRoutes, unknownOgcPath } from './ogc/routes.ts';
-import { serverTiming } from './http/server-timing.ts';
-import { imagesRoute } from './routes/images.ts';
-import { apiDescriptionRoutes } from './routes/api-description.ts';
-import { mapRoute } from './routes/map.ts';
 import { playgroundRoute } from './playground/serve-playground.ts';
-import type { Services } from './app-services.ts';
+import { apiDescriptionRoutes } from './routes/api-description.ts';
+import { imagesRoute } from './routes/images.ts';
+import { mapRoute } from './routes/map.ts';
 
 export type { Services } from './app-services.ts';
 
@@ -40,6 +52,7 @@ export function buildApp(services: Services): Hono<AppEnv> {
   // Paths are case-insensitive like the rest of the interface (/REST/v1 = /rest/v1).
   const app = new Hono<AppEnv>({ getPath: (request) => getPath(request).toLowerCase() });
 
+  // Every request, whatever its path.
   if (services.metrics) app.use(measureRequests(services.metrics));
   app.use(serverTiming(config.serverTiming));
   app.use(traceId(config.envelope.instance));

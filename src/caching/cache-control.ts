@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { queryValue } from '../http/middleware.ts';
+import { queryValue } from '../http/query-value.ts';
 
 /**
  * Sets `cacheControl` (the configured http.cacheControl, or `no-store`) on the answer to come,

@@ -2,14 +2,13 @@
  * HTTP caching of image and map answers (decisions.md, "Images for screens and caches"):
  * an ETag from the facts that determine the picture, worked out before anything is drawn,
  * so that a client whose copy is current gets 304 for the price of a catalog look-up and a
- * few stats.
+ * few stats. The shapefile comes from the access step before it (http/shapefile-access.ts),
+ * which has checked the key's scope: caching decides only what is cached.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config/schema.ts';
 import type { AppEnv } from '../http/context.ts';
-import { shapefileForKey } from '../operations/shapefile-for-key.ts';
 import type { Format } from '../params/fields.ts';
-import type { DataFolder } from '../shapefile/data-folder.ts';
 import { setCacheControl } from './cache-control.ts';
 import { entityTag } from './entity-tag.ts';
 import { ifNoneMatchMatches } from './if-none-match.ts';
@@ -27,22 +26,21 @@ export interface PictureRequest {
 const ENVELOPE_FORMATS: ReadonlySet<Format> = new Set(['xml', 'json']);
 
 /**
- * Middleware for a route whose query is validated into a PictureRequest: 304 when the
- * client's copy is current (If-None-Match), else the route's answer with ETag,
- * Last-Modified, Cache-Control and Vary. `settingsOf` names the configured settings
- * beyond the request that shape the picture (a map's basemap providers).
+ * Middleware for a route whose query is validated into a PictureRequest and whose shapefile
+ * the access step has found: 304 when the client's copy is current (If-None-Match), else the
+ * route's answer with ETag, Last-Modified, Cache-Control and Vary. `settingsOf` names the
+ * configured settings beyond the request that shape the picture (a map's basemap providers).
  */
 export function cachedPicture<R extends PictureRequest>(
-  services: { catalog: DataFolder; config: Pick<Config, 'render' | 'envelope' | 'http' | 'fileCheckMs'> },
+  config: Pick<Config, 'render' | 'envelope' | 'http' | 'fileCheckMs'>,
   settingsOf: (request: R) => unknown = () => undefined,
 ): MiddlewareHandler<AppEnv, string, { out: { query: R } }> {
-  const service = serviceIdentity(services.config);
-  const { cacheControl } = services.config.http;
-  const shapefileVersion = shapefileVersions(services.config.fileCheckMs);
+  const service = serviceIdentity(config);
+  const { cacheControl } = config.http;
+  const shapefileVersion = shapefileVersions(config.fileCheckMs);
   return async (c, next) => {
     const request = c.req.valid('query');
-    const files = await shapefileForKey(services.catalog, request.file, c.get('grant'));
-    c.set('shapefile', files);
+    const files = c.get('shapefile');
     const version = await shapefileVersion(files);
     c.get('timing')?.lap('catalog');
     // The catalog's spelling stands for `file` (any case names the same picture); noCache

@@ -13,7 +13,7 @@ export interface AppEnv {
     /** The format the client asked for, so errors can answer in it. */
     format: Format;
     grant: KeyGrant;
-    /** The shapefile an image or map request names, as the key may see it: looked up once, by the caching step. */
+    /** The shapefile an image or map request names, as the key may see it: set by the access step (shapefile-access.ts), which those routes name. */
     shapefile: ShapefileFiles;
     /** Fires when the client has gone or the request's time is up; every stage of the work stops on it. */
     signal: AbortSignal;

@@ -1,3 +1,8 @@
+/**
+ * The name a request is counted and logged under: its route's pattern, read from Hono's
+ * matched routes. Here beside the other request steps, for the log (request-log.ts) and the
+ * metrics alike.
+ */
 import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { METHOD_NAME_ALL } from 'hono/router';

@@ -9,7 +9,7 @@ import type { CollectionFacts, DescribedCollection } from '../drawing/feature-it
 import { NotFoundError, ServiceError } from '../errors.ts';
 import { reserveAnswer } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';
-import { shapefileForKey } from '../operations/shapefile-for-key.ts';
+import { visibleShapefile, visibleShapefiles } from '../http/shapefile-access.ts';
 import type { Services } from '../app-services.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { collectionDocument, collectionsDocument, conformance, landingPage, queryablesDocument } from './documents.ts';
@@ -39,12 +39,16 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     c.get('timing')?.job(stages);
     return collections;
   };
-  // The collection's name comes from the path, where a key pasted by mistake would be: not echoed.
-  const collectionFiles = (c: Context<AppEnv>) =>
-    shapefileForKey(catalog, pathSegment(c, 3), c.get('grant')).catch((error: unknown) => {
-      if (error instanceof NotFoundError) throw new NotFoundError('There is no collection of that name; GET /ogc/collections lists them.');
-      throw error;
-    });
+  /**
+   * The access step of the routes of one collection, called first once the query is read (its
+   * 400s come before the 404): one the key may not see is as missing as one that does not exist.
+   */
+  const collectionFiles = async (c: Context<AppEnv>): Promise<ShapefileFiles> => {
+    const files = await visibleShapefile(catalog, pathSegment(c, 3), c.get('grant'));
+    // The collection's name comes from the path, where a key pasted by mistake would be: not echoed.
+    if (!files) throw new NotFoundError('There is no collection of that name; GET /ogc/collections lists them.');
+    return files;
+  };
   const describeOne = async (c: Context<AppEnv>): Promise<CollectionFacts> => {
     const [described] = await describe(c, [await collectionFiles(c)]);
     if ('problem' in described) throw new ServiceError(described.status, described.problem);
@@ -79,10 +83,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
 
   ogc.get(route('collections'), admitted, async (c) => {
     const query = readQuery(queries.collections, c.req.url);
-    const grant = c.get('grant');
-    // Every name the key may see that is still there (shapefileForKey answers 404 otherwise).
-    const visible = await Promise.all((await catalog.names()).map((name) => shapefileForKey(catalog, name, grant).catch(unlessMissing)));
-    const described = await describe(c, visible.filter((files) => files !== undefined));
+    const described = await describe(c, await visibleShapefiles(catalog, c.get('grant')));
     const collections = described.flatMap((entry) => {
       if ('facts' in entry) return [entry.facts];
       // A file removed meanwhile is simply gone; a damaged one is left out, and said so in the log.
@@ -186,11 +187,6 @@ function pathSegment(c: Context<AppEnv>, index: number): string {
 export function unknownOgcPath(): NotFoundError {
   const paths = Object.values(OPERATIONS).map((operation) => `/ogc${operation.path === '/' ? '' : operation.path}`);
   return new NotFoundError(`There is no resource at this path; those under /ogc are ${paths.join(', ')}.`);
-}
-
-function unlessMissing(error: unknown): undefined {
-  if (error instanceof NotFoundError) return undefined;
-  throw error;
 }
 
 /** As bytes: their size is what an admitted answer reserves (the Response would encode the text all the same). */

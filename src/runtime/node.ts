@@ -6,7 +6,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MalformedAnswer, MalformedStatus } from '../http/malformed.ts';
-import { MAX_HEAD_BYTES } from '../http/middleware.ts';
+import { MAX_HEAD_BYTES } from '../http/request-size.ts';
 import { FORMATS, type Format } from '../params/fields.ts';
 import { NodeAnswers, type HonoListener } from './node-answers.ts';
 import { httpOrigin, type FetchHandler, type Runtime } from './runtime.ts';

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
-import { queryValue } from '../../http/middleware.ts';
+import { queryValue } from '../../http/query-value.ts';
 import { ogcBase } from '../links.ts';
 import { representation } from '../negotiation.ts';
 import type { HtmlLinking } from './linking.ts';

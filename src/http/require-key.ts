@@ -1,0 +1,57 @@
+/**
+ * The key check, the first step of every route that serves data (decisions.md, "Errors": a
+ * missing or unknown key is 401 whatever else is wrong), with the demo key's limits to this
+ * machine and the key's rate limit. Which shapefiles the key may see is decided later, by the
+ * access step (shapefile-access.ts), once the route has read its parameters.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import type { KeyRing } from '../auth/keys.ts';
+import { MISSING_KEY, UNKNOWN_KEY } from '../auth/key-messages.ts';
+import { demoKeyRefusal } from '../auth/local-requests.ts';
+import { UnauthorizedError } from '../errors.ts';
+import { refusal } from './admission.ts';
+import type { AppEnv } from './context.ts';
+import { queryValue } from './query-value.ts';
+
+/**
+ * The key, from the `key` parameter or the X-API-Key header, is checked before anything
+ * else: a missing or unknown key is 401. The demo key serves only requests on this machine
+ * to this machine (local-requests.ts), and its answers only pages of this machine.
+ */
+export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = queryValue(c.req.url, 'key') ?? c.req.header('x-api-key');
+    const grant = keys.authenticate(key);
+    if (!grant) {
+      throw new UnauthorizedError(key === undefined || key === '' ? MISSING_KEY : UNKNOWN_KEY);
+    }
+    if (grant.demo) {
+      const refusal = demoKeyRefusal(c.req.url, c.req.raw.headers);
+      if (refusal !== undefined) {
+        // cors() has already allowed `*`: the page the key was refused to must not read even why.
+        c.res.headers.delete('Access-Control-Allow-Origin');
+        throw new UnauthorizedError(refusal);
+      }
+      readableOnlyByLocalPages(c);
+    }
+    const limit = grant.rateLimiter?.take();
+    if (limit && !limit.allowed) {
+      throw refusal('The rate limit of this access key was reached; retry later.', 'rate_limit', limit.retryAfterSeconds);
+    }
+    c.set('grant', grant);
+    await next();
+  };
+}
+
+/**
+ * CORS for an answer to the demo key: the page's own origin (a loopback one, or the key was
+ * refused), never `*`. Without an Origin there is none to allow: same-origin reads and
+ * `<img>` need no header, and a `*` kept in the browser's cache would let a page of another
+ * site read the same URL later without asking us. `Vary: Origin` keeps caches from handing
+ * one page's answer to another.
+ */
+function readableOnlyByLocalPages(c: Context<AppEnv>): void {
+  const origin = c.req.header('origin');
+  c.header('Access-Control-Allow-Origin', origin);
+  c.header('Vary', 'Origin', { append: true });
+}
