@@ -5,7 +5,7 @@
  */
 import type { Shape } from '../geometry/shape.ts';
 import { crossingsAlong } from '../geometry/ring-edge-tests.ts';
-import type { StepPacer } from '../geometry/ring-steps.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 import type { BBox } from '../geometry/types.ts';
 
 export function shapeMeetsBox(shape: Shape, box: BBox, pacer: StepPacer): boolean {

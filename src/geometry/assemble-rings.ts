@@ -64,7 +64,7 @@ import { ringsByDescendingArea } from './ring-area-order.ts';
 import { RingProbe } from './ring-containment.ts';
 import { EnvelopeHeap, NO_ITEM } from './ring-envelope-heap.ts';
 import { measureRings, type RingMeasures } from './ring-measures.ts';
-import { StepPacer } from './ring-steps.ts';
+import { noCheckpoint, StepPacer, type Checkpoint } from '../cancellation/checkpoint.ts';
 
 /** The rings of one Polygon record organized into polygons as GDAL 3.6 does it. */
 export interface RingAssembly {
@@ -83,7 +83,7 @@ const NOT_A_HOLE = -1;
  * ringStarts: the record's part starts, in vertices, followed by the vertex count (length: ring count + 1).
  * checkpoint: called at least every ~50,000 elementary steps; it throws to stop the work (cancellation).
  */
-export function assembleRings(xy: Float64Array, ringStarts: Uint32Array, checkpoint: () => void = () => undefined): RingAssembly {
+export function assembleRings(xy: Float64Array, ringStarts: Uint32Array, checkpoint: Checkpoint = noCheckpoint): RingAssembly {
   const ringCount = ringStarts.length - 1;
   if (ringCount <= 1) return everyRingAlone(ringCount);
   const pacer = new StepPacer(checkpoint);

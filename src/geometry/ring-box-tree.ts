@@ -8,7 +8,7 @@
  * come from the public.)
  */
 import { placeNth } from './ring-median-select.ts';
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 /** Items per leaf. */
 const LEAF_ITEMS = 8;

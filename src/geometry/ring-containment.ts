@@ -11,7 +11,7 @@
  */
 import { EDGES_PER_RUN, EdgeIndex } from './ring-edge-index.ts';
 import { anyEdgeThrough, crossingsAlong } from './ring-edge-tests.ts';
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 /** Rings shorter than this are always scanned: an index would not beat the scan. */
 const MIN_INDEXED_VERTICES = 4 * EDGES_PER_RUN;

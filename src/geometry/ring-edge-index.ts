@@ -38,7 +38,7 @@
  */
 import { BoxTree } from './ring-box-tree.ts';
 import { anyEdgeThrough, crossingsAlong } from './ring-edge-tests.ts';
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 /** Consecutive edges that share one box. */
 export const EDGES_PER_RUN = 32;

@@ -3,7 +3,7 @@
  * (ogr/ogrlinearring.cpp, OGRLinearRing::isPointInRing and isPointOnRingBoundary), over a
  * range of consecutive edges: the edges joining vertices first … end − 1 of the interleaved xy.
  */
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 /** isPointInRing's loop: the crossings of the ray from (x, y) towards +x with the edges joining vertices first … end − 1. */
 export function crossingsAlong(xy: Float64Array, first: number, end: number, x: number, y: number, pacer: StepPacer): number {

@@ -24,7 +24,7 @@
  * dimensions, O(m^(3/4)). Each pop costs O(log m).
  */
 import { placeNth } from './ring-median-select.ts';
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 const DIMENSIONS = 4;
 /** What nextContaining returns when no other envelope contains the box. */

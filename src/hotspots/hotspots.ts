@@ -1,4 +1,5 @@
-import { dropNearVertices, simplifyShape, type Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
+import { dropNearVertices, simplifyShape } from '../geometry/simplify.ts';
 import { linesShape, polygonsShape, type Shape } from '../geometry/shape.ts';
 import type { AttributeValue } from '../shapefile/dbf.ts';
 import { type Pixel, strokeOutline } from './stroke-outline.ts';

@@ -12,8 +12,7 @@
  */
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
 import { assembleRings } from '../geometry/assemble-rings.ts';
-import { STEPS_PER_CHECKPOINT } from '../geometry/ring-steps.ts';
-import { type Checkpoint } from '../geometry/simplify.ts';
+import { STEPS_PER_CHECKPOINT, type Checkpoint } from '../cancellation/checkpoint.ts';
 import { linesShape, pointsShape, polygonsShape, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { shapeTypeName } from './shp-header.ts';
