@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest';
 /**
  * The house rules that keep the code navigable, read from the sources' import statements
  * (type-only imports included): plugins see shapeshot only through the SDK, the core does
- * not lean on the SDK, and no module reaches itself again through its imports.
+ * not lean on the SDK, a folder with one entry is entered only there, and no module reaches
+ * itself again through its imports.
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SDK_ENTRY = 'src/sdk/plugin.ts';
+/** Folders whose other files are their own business: the rest of the code enters them through their index.ts alone. */
+const FOLDERS_WITH_ONE_ENTRY = ['src/filter/', 'src/geometry/rings/'];
 /** Static and dynamic imports, imports for their side effects, and modules started as workers (new URL('./x.ts', import.meta.url)). */
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\bnew URL\(\s*['"](\.[^'"]+\.[jt]s)['"]\s*,\s*import\.meta\.url/g;
@@ -59,6 +62,17 @@ describe('the import graph', () => {
     const strays = [...graph]
       .filter(([file]) => file.startsWith('src/geometry/') || file.startsWith('src/shapefile/'))
       .flatMap(([file, imports]) => imports.filter((target) => target.startsWith('src/sdk/')).map((target) => `${file} -> ${target}`));
+    expect(strays).toEqual([]);
+  });
+
+  it('enters a folder with one entry only through its index.ts', () => {
+    const strays = [...graph].flatMap(([file, imports]) =>
+      imports
+        .filter((target) =>
+          FOLDERS_WITH_ONE_ENTRY.some((folder) => target.startsWith(folder) && !file.startsWith(folder) && target !== `${folder}index.ts`),
+        )
+        .map((target) => `${file} -> ${target}`),
+    );
     expect(strays).toEqual([]);
   });
 

@@ -11,7 +11,7 @@
  * block is optional for every type (shapelib reads it only when the length leaves room).
  */
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
-import { assembleRings } from '../geometry/assemble-rings.ts';
+import { assembleRings } from '../geometry/rings/index.ts';
 import { STEPS_PER_CHECKPOINT, type Checkpoint } from '../cancellation/checkpoint.ts';
 import { linesShape, pointsShape, polygonsShape, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';

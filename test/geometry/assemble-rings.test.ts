@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { assembleRings, type RingAssembly } from '../../src/geometry/assemble-rings.ts';
+import { assembleRings, type RingAssembly } from '../../src/geometry/rings/index.ts';
 import { STEPS_PER_CHECKPOINT } from '../../src/cancellation/checkpoint.ts';
 import { readPolygonRecords } from '../support/shp-rings.ts';
 
