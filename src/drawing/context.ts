@@ -1,4 +1,4 @@
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';
 import type { Rasterizer } from '../raster/resvg.js';
 import type { OpenShapefiles } from '../shapefile/open-shapefiles.ts';

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import type { Basemap, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import { overlaps } from '../geometry/bbox.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { mercatorTransform, reprojectShape, type ToMercator } from '../map/reproject.ts';

@@ -7,7 +7,7 @@
  */
 import { BadRequestError } from '../errors.ts';
 import { contains, intersection, overlaps } from '../geometry/bbox.ts';
-import { StepPacer } from '../geometry/ring-steps.ts';
+import { StepPacer } from '../cancellation/checkpoint.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
 import { arrayBytes, byteBoundedCache, OBJECT_BYTES } from '../structures/byte-bounded-cache.ts';

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';
 import { childShape, type Shape } from '../geometry/shape.ts';
 import type { FeatureRef } from '../params/fid.ts';

@@ -4,7 +4,7 @@
  * their Multi type; a MultiPoint file's records always MultiPoint), null for a null shape.
  */
 import type { Shape } from '../geometry/shape.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { shapeToGeoJson } from '../geometry/to-geojson.ts';
 import type { Geometry } from '../geometry/types.ts';
 import { reprojectShape } from '../map/reproject.ts';

@@ -7,7 +7,7 @@
  */
 import { basename } from 'node:path';
 import { DamagedShapefileError } from '../errors.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { contains, overlaps } from '../geometry/bbox.ts';
 import type { BBox } from '../geometry/types.ts';
 import { mercatorBoxToFile } from '../map/reproject.ts';

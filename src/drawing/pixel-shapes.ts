@@ -1,4 +1,5 @@
-import { simplifyShape, type Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
+import { simplifyShape } from '../geometry/simplify.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import { toPixels, withinVertexBudget } from '../projection/pixels.ts';

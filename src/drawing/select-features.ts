@@ -3,7 +3,7 @@
  * fields, then the `.dbf` is read in one pass with only the fields it names (no geometry),
  * or, when ids are listed, only those rows are read.
  */
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { compileFilter } from '../filter/index.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';

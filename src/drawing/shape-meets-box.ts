@@ -4,8 +4,8 @@
  * the shape and the box share.
  */
 import type { Shape } from '../geometry/shape.ts';
-import { crossingsAlong } from '../geometry/ring-edge-tests.ts';
-import type { StepPacer } from '../geometry/ring-steps.ts';
+import { crossingsAlong } from '../geometry/point-in-ring.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 import type { BBox } from '../geometry/types.ts';
 
 export function shapeMeetsBox(shape: Shape, box: BBox, pacer: StepPacer): boolean {

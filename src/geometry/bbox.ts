@@ -1,7 +1,8 @@
 /**
  * How two bounding boxes stand to each other (meet, hold, share), written once: the map's
- * view, the /ogc bbox scan and the lon/lat boxes all ask the same questions, and an edge
- * case settled in one place (a box that only touches another meets it) holds for all.
+ * view, the /ogc bbox scan, the lon/lat boxes and the image-map areas all ask the same
+ * questions, and an edge case settled in one place (a box that only touches another meets
+ * it) holds for all.
  */
 import type { BBox } from './types.ts';
 

@@ -1,3 +1,9 @@
+/**
+ * Fewer vertices for the same picture, in costs that no arrangement of vertices can blow up:
+ * Douglas–Peucker for `reduceTol` (in the shapefile's units), and the one linear pass that
+ * drops vertices closer than a pixel before drawing.
+ */
+import { noCheckpoint, type Checkpoint } from '../cancellation/checkpoint.ts';
 import { type Shape, vertexCount } from './shape.ts';
 
 /** A ring needs four positions (a closed triangle) to enclose anything. */
@@ -15,10 +21,6 @@ const MIN_LINE_VERTICES = 2;
  */
 const WINDOW = 4096;
 const WORK_PER_VERTEX = 32;
-
-/** What a checkpoint is: called now and then in long loops; it throws to stop the work. */
-export type Checkpoint = () => void;
-const noCheckpoint: Checkpoint = () => undefined;
 
 /**
  * Marks in `kept` the vertices `first` … `last` (inclusive, of the interleaved `xy`) that

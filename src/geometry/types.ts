@@ -1,7 +1,9 @@
 /**
- * Geometry is GeoJSON geometry, as the `shapefile` package reads it and d3-geo draws it.
- * Coordinates are in the shapefile's own units until the projection step maps them into
- * the drawing space. Z and M values are dropped when records are read.
+ * The geometry types beside the flat Shape (shape.ts) in which records are read and drawn:
+ * GeoJSON geometry, the form d3-geo's path writer draws and /ogc answers with (to-geojson.ts
+ * makes it from a Shape; the shapefile writer of the tests and scripts/ writes from it), and
+ * the bounding box every box test takes. Coordinates are in the shapefile's own units until
+ * the projection step maps them into the drawing space.
  */
 import type { LineString, MultiLineString, MultiPoint, MultiPolygon, Point, Polygon } from 'geojson';
 

@@ -1,5 +1,13 @@
-import { dropNearVertices, simplifyShape, type Checkpoint } from '../geometry/simplify.ts';
+/**
+ * The HTML image-map areas of an image's features, from the pixels the image drew them at:
+ * what a page needs to make each feature clickable, simplified to what a pointer can tell
+ * apart, so that an area's size does not grow with its feature's.
+ */
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
+import { overlaps } from '../geometry/bbox.ts';
+import { dropNearVertices, simplifyShape } from '../geometry/simplify.ts';
 import { linesShape, polygonsShape, type Shape } from '../geometry/shape.ts';
+import type { BBox } from '../geometry/types.ts';
 import type { AttributeValue } from '../shapefile/dbf.ts';
 import { type Pixel, strokeOutline } from './stroke-outline.ts';
 
@@ -109,7 +117,7 @@ function partPixels(shape: Shape, part: number, checkpoint: Checkpoint): Pixel[]
 
 /** A `poly` of whole, clamped pixels; undefined when it is wholly outside or degenerate. */
 function polyArea(pixels: Pixel[], image: HotSpotImage): Area | undefined {
-  if (!overlapsImage(boundsOf(pixels), image)) return undefined;
+  if (!overlaps(boundsOf(pixels), imageBox(image))) return undefined;
   const coords: Pixel[] = [];
   for (const pixel of pixels) {
     const rounded = clampToImage(pixel, image);
@@ -124,7 +132,7 @@ function polyArea(pixels: Pixel[], image: HotSpotImage): Area | undefined {
 function circleArea(centre: Pixel, radius: number, image: HotSpotImage): Area | undefined {
   const [x, y] = centre;
   const bounds = { xmin: x - radius, ymin: y - radius, xmax: x + radius, ymax: y + radius };
-  if (!overlapsImage(bounds, image)) return undefined;
+  if (!overlaps(bounds, imageBox(image))) return undefined;
   const [cx, cy] = clampToImage(centre, image);
   return { Shape: 'circle', Coords: `${cx},${cy},${Math.ceil(radius)}` };
 }
@@ -149,14 +157,7 @@ function samePixel(a: Pixel, b: Pixel): boolean {
   return Math.round(a[0]) === Math.round(b[0]) && Math.round(a[1]) === Math.round(b[1]);
 }
 
-interface Bounds {
-  xmin: number;
-  ymin: number;
-  xmax: number;
-  ymax: number;
-}
-
-function boundsOf(pixels: Pixel[]): Bounds {
+function boundsOf(pixels: Pixel[]): BBox {
   const bounds = { xmin: Infinity, ymin: Infinity, xmax: -Infinity, ymax: -Infinity };
   for (const [x, y] of pixels) {
     bounds.xmin = Math.min(bounds.xmin, x);
@@ -172,6 +173,6 @@ function centreOf(pixels: Pixel[]): Pixel {
   return [(xmin + xmax) / 2, (ymin + ymax) / 2];
 }
 
-function overlapsImage(bounds: Bounds, image: HotSpotImage): boolean {
-  return bounds.xmax >= 0 && bounds.ymax >= 0 && bounds.xmin <= image.width && bounds.ymin <= image.height;
+function imageBox(image: HotSpotImage): BBox {
+  return { xmin: 0, ymin: 0, xmax: image.width, ymax: image.height };
 }

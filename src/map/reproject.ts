@@ -3,9 +3,8 @@
  * (datum shifts included, as src/shapefile/crs.ts defines them).
  */
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
-import { StepPacer } from '../geometry/ring-steps.ts';
+import { StepPacer, type Checkpoint } from '../cancellation/checkpoint.ts';
 import { mapVertices, type Shape } from '../geometry/shape.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
 import type { BBox } from '../geometry/types.ts';
 import { sampledEnvelope } from '../projection/sampled-envelope.ts';
 import { HALF_WORLD, toLonLat, writeWebMercator } from '../projection/web-mercator.ts';
@@ -31,7 +30,7 @@ export function mercatorTransform(crs: Crs, shapefile: string): ToMercator {
 }
 
 /**
- * Steps of ring-steps.ts's pacing one vertex counts for: a proj4 transform (with a datum
+ * Steps of the checkpoint's pacing (StepPacer) one vertex counts for: a proj4 transform (with a datum
  * shift) costs a few microseconds, several elementary steps' worth, so a record of millions
  * of vertices looks at the checkpoint every 10,000 of them, well within 100 ms.
  */

@@ -3,7 +3,8 @@
  * as text or drawn: the cost of everything after this step then grows with the image, not
  * with the vertices stored in the file.
  */
-import { dropNearVertices, keepMarked, type Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
+import { dropNearVertices, keepMarked } from '../geometry/simplify.ts';
 import { mapVertices, vertexCount, type Shape } from '../geometry/shape.ts';
 import type { PixelTransform } from './fit.ts';
 

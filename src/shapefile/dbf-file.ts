@@ -3,7 +3,7 @@
  * rows read by feature id, or their deletion flags in chunks of rows for a walk.
  */
 import { DamagedShapefileError } from '../errors.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import {
   attributeType,
   decodeRow,

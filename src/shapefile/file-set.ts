@@ -7,7 +7,7 @@
 import { closeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { BadRequestError, DamagedShapefileError, NotFoundError } from '../errors.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';

@@ -4,7 +4,7 @@
  * reopened (and checked to lie inside the data folder) when it changed.
  */
 import { NotFoundError } from '../errors.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { createFeatureCache, type FeatureCache } from './feature-cache.ts';
 import { openShapefile, type OpenShapefile, type ShapefileFiles } from './file-set.ts';
 

@@ -10,7 +10,7 @@
  * build the index.
  */
 import { DamagedShapefileError } from '../errors.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { NamedFile } from './open-inside.ts';
 import { readAt } from './positional-read.ts';
 import { HEADER_BYTES, parseMainHeader, type MainHeader } from './shp-header.ts';

@@ -11,9 +11,8 @@
  * block is optional for every type (shapelib reads it only when the length leaves room).
  */
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
-import { assembleRings } from '../geometry/assemble-rings.ts';
-import { STEPS_PER_CHECKPOINT } from '../geometry/ring-steps.ts';
-import { type Checkpoint } from '../geometry/simplify.ts';
+import { assembleRings } from '../geometry/rings/index.ts';
+import { STEPS_PER_CHECKPOINT, type Checkpoint } from '../cancellation/checkpoint.ts';
 import { linesShape, pointsShape, polygonsShape, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { shapeTypeName } from './shp-header.ts';
@@ -21,12 +20,30 @@ import { ShapeType, type RecordLocation } from './types.ts';
 
 /** Bytes before a record's content: record number and content length. */
 export const RECORD_HEADER_BYTES = 8;
+/** Where the record header holds the content's length, in 16-bit words (big-endian, as the file header's). */
+const CONTENT_WORDS_OFFSET = 4;
+/**
+ * The content opens with the shape type (int32). A point's x and y follow it; a multipoint's
+ * or poly record's bounding box (xmin, ymin, xmax, ymax) does, then its counts.
+ */
+const SHAPE_TYPE_BYTES = 4;
+const POINT_XY_OFFSET = SHAPE_TYPE_BYTES;
+const BOX_OFFSET = SHAPE_TYPE_BYTES;
+const DOUBLE_BYTES = 8;
+/** An x, y pair, and a point record (shape type, x, y). */
+const XY_BYTES = 2 * DOUBLE_BYTES;
+const POINT_BYTES = POINT_XY_OFFSET + XY_BYTES;
 /** Shape type, bounding box, part and point counts: where a poly record's part list starts. */
 const POLY_PARTS_OFFSET = 44;
 const MULTIPOINT_POINTS_OFFSET = 40;
 /** Where the counts are: a poly record's parts then points; a multipoint's points. */
 const FIRST_COUNT_OFFSET = 36;
 const POLY_POINTS_OFFSET = 40;
+/** Counts and part starts are int32s. */
+const INT_BYTES = 4;
+/** A Z block after the x, y pairs: the z range (two doubles), then one z a vertex. */
+const Z_RANGE_BYTES = 2 * DOUBLE_BYTES;
+const Z_BYTES = DOUBLE_BYTES;
 /** shapelib refuses a record that states more points or parts than these. */
 const MAX_POINTS = 50_000_000;
 const MAX_PARTS = 10_000_000;
@@ -80,7 +97,7 @@ export const RECORD_COUNTS_BYTES = POLY_PARTS_OFFSET;
  * such records as features without geometry. A record too short to say is left to decoding.
  */
 export function drawsGeometry(head: Uint8Array): boolean {
-  if (head.length < 4) return true;
+  if (head.length < SHAPE_TYPE_BYTES) return true;
   const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const base = baseShapeType(view.getInt32(0, true));
   if (base === ShapeType.Null) return false;
@@ -100,7 +117,7 @@ export function maxVertices(recordType: number, contentBytes: number): number {
   const base = baseShapeType(recordType);
   if (base === ShapeType.Point) return 1;
   const fixedBytes = base === ShapeType.MultiPoint ? MULTIPOINT_POINTS_OFFSET : POLY_PARTS_OFFSET;
-  const bytesPerVertex = hasZ(recordType) ? 24 : 16;
+  const bytesPerVertex = hasZ(recordType) ? XY_BYTES + Z_BYTES : XY_BYTES;
   return Math.max(0, Math.floor((contentBytes - fixedBytes) / bytesPerVertex));
 }
 
@@ -116,8 +133,8 @@ export function maxVertices(recordType: number, contentBytes: number): number {
 export function delimitRecord(read: Uint8Array, location: RecordLocation, fid: number, file: string, fileBytes: number): DelimitedRecord {
   const { offset, contentBytes } = location;
   const wanted = RECORD_HEADER_BYTES + contentBytes;
-  const ownBytes = read.length >= RECORD_HEADER_BYTES ? new DataView(read.buffer, read.byteOffset + 4, 4).getInt32(0) * 2 : NaN;
-  const eightShort = read.length === wanted - 8 && read.length >= RECORD_HEADER_BYTES;
+  const ownBytes = read.length >= RECORD_HEADER_BYTES ? new DataView(read.buffer, read.byteOffset + CONTENT_WORDS_OFFSET, INT_BYTES).getInt32(0) * 2 : NaN;
+  const eightShort = read.length === wanted - RECORD_HEADER_BYTES && read.length >= RECORD_HEADER_BYTES;
   if (eightShort && ownBytes + RECORD_HEADER_BYTES !== read.length) {
     throw new DamagedShapefileError(
       file,
@@ -180,26 +197,26 @@ export interface RecordFacts {
  */
 export function recordFacts(content: DataView): RecordFacts {
   const nothing = { bbox: undefined, pointCount: 0, partCount: 0 };
-  if (content.byteLength < 4) return nothing;
+  if (content.byteLength < SHAPE_TYPE_BYTES) return nothing;
   const shapeType = content.getInt32(0, true);
   if (shapeType === ShapeType.Null) return nothing;
   const base = shapeType % 10;
   if (base === ShapeType.Point) {
-    if (content.byteLength < 20) return nothing;
-    const x = content.getFloat64(4, true);
-    const y = content.getFloat64(12, true);
+    if (content.byteLength < POINT_BYTES) return nothing;
+    const x = content.getFloat64(POINT_XY_OFFSET, true);
+    const y = content.getFloat64(POINT_XY_OFFSET + DOUBLE_BYTES, true);
     return { bbox: { xmin: x, ymin: y, xmax: x, ymax: y }, pointCount: 1, partCount: 1 };
   }
   const isMultiPoint = base === ShapeType.MultiPoint;
   const countOffset = isMultiPoint ? FIRST_COUNT_OFFSET : POLY_POINTS_OFFSET;
-  if (content.byteLength < countOffset + 4) return nothing;
+  if (content.byteLength < countOffset + INT_BYTES) return nothing;
   const pointCount = Math.max(0, content.getInt32(countOffset, true));
   return {
     bbox: {
-      xmin: content.getFloat64(4, true),
-      ymin: content.getFloat64(12, true),
-      xmax: content.getFloat64(20, true),
-      ymax: content.getFloat64(28, true),
+      xmin: content.getFloat64(BOX_OFFSET, true),
+      ymin: content.getFloat64(BOX_OFFSET + DOUBLE_BYTES, true),
+      xmax: content.getFloat64(BOX_OFFSET + 2 * DOUBLE_BYTES, true),
+      ymax: content.getFloat64(BOX_OFFSET + 3 * DOUBLE_BYTES, true),
     },
     pointCount,
     partCount: isMultiPoint ? pointCount : Math.min(pointCount, Math.max(0, content.getInt32(FIRST_COUNT_OFFSET, true))),
@@ -215,23 +232,23 @@ function recordLayout(
   tooShort: DecodeOptions['tooShort'],
 ): RecordLayout | null {
   const bytes = content.byteLength;
-  if (bytes < 4) throw new DamagedShapefileError(file, `record ${fid} is ${bytes} bytes long, too short for a shape type.`);
+  if (bytes < SHAPE_TYPE_BYTES) throw new DamagedShapefileError(file, `record ${fid} is ${bytes} bytes long, too short for a shape type.`);
   const shapeType = content.getInt32(0, true);
   if (shapeType === ShapeType.Null) return null;
   checkRecordType(shapeType, fileType, fid, file);
   const short = (needed: number) => tooShort?.(needed) ?? cutOff(shapeType, fileType, fid, file, needed, bytes);
-  const zBlockBytes = (points: number) => (hasZ(shapeType) ? 16 + 8 * points : 0);
+  const zBlockBytes = (points: number) => (hasZ(shapeType) ? Z_RANGE_BYTES + Z_BYTES * points : 0);
   const baseType = baseShapeType(shapeType);
   if (baseType === ShapeType.Point) {
-    const needed = 20 + (hasZ(shapeType) ? 8 : 0);
+    const needed = POINT_BYTES + (hasZ(shapeType) ? Z_BYTES : 0);
     if (bytes < needed) throw short(needed);
-    return { baseType, parts: 1, points: 1, partsOffset: 4, pointsOffset: 4 };
+    return { baseType, parts: 1, points: 1, partsOffset: POINT_XY_OFFSET, pointsOffset: POINT_XY_OFFSET };
   }
   if (baseType === ShapeType.MultiPoint) {
     if (bytes < MULTIPOINT_POINTS_OFFSET) throw short(MULTIPOINT_POINTS_OFFSET);
     const points = content.getInt32(FIRST_COUNT_OFFSET, true);
     checkCounts(0, points, fid, file);
-    const needed = MULTIPOINT_POINTS_OFFSET + 16 * points + zBlockBytes(points);
+    const needed = MULTIPOINT_POINTS_OFFSET + XY_BYTES * points + zBlockBytes(points);
     if (needed > bytes) throw short(needed);
     // SHPReadOGRObject: a multipoint without points is no geometry.
     return points === 0 ? null : { baseType, parts: points, points, partsOffset: 0, pointsOffset: MULTIPOINT_POINTS_OFFSET };
@@ -240,8 +257,8 @@ function recordLayout(
   const parts = content.getInt32(FIRST_COUNT_OFFSET, true);
   const points = content.getInt32(POLY_POINTS_OFFSET, true);
   checkCounts(parts, points, fid, file);
-  const pointsOffset = POLY_PARTS_OFFSET + 4 * parts;
-  const needed = pointsOffset + 16 * points + zBlockBytes(points);
+  const pointsOffset = POLY_PARTS_OFFSET + INT_BYTES * parts;
+  const needed = pointsOffset + XY_BYTES * points + zBlockBytes(points);
   if (needed > bytes) throw short(needed);
   return { baseType, parts, points, partsOffset: POLY_PARTS_OFFSET, pointsOffset };
 }
@@ -305,7 +322,7 @@ function readCoordinates(
   checkpoint: Checkpoint,
 ): Float64Array {
   const xy = new Float64Array(2 * (layout.points - first));
-  for (let i = 0, offset = layout.pointsOffset + 16 * first; i < xy.length; i++, offset += 8) {
+  for (let i = 0, offset = layout.pointsOffset + XY_BYTES * first; i < xy.length; i++, offset += DOUBLE_BYTES) {
     const value = content.getFloat64(offset, true);
     if (!Number.isFinite(value)) {
       throw new DamagedShapefileError(
@@ -329,7 +346,7 @@ function readPartStarts(content: DataView, layout: RecordLayout, fid: number, fi
   const { parts, points } = layout;
   const starts = new Uint32Array(parts + 1);
   for (let i = 0; i < parts; i++) {
-    const start = content.getInt32(layout.partsOffset + 4 * i, true);
+    const start = content.getInt32(layout.partsOffset + INT_BYTES * i, true);
     if (start < 0 || (points > 0 ? start >= points : start > 0)) {
       throw new DamagedShapefileError(file, `record ${fid} has part ${i} starting at point ${start}, outside its ${points} points.`);
     }

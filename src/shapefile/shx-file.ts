@@ -7,7 +7,7 @@
  * shpopen.c), so that feature ids are the ones QGIS shows.
  */
 import { DamagedShapefileError } from '../errors.ts';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { NamedFile } from './open-inside.ts';
 import { readAt } from './positional-read.ts';

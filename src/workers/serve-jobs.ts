@@ -4,7 +4,7 @@
  * stop, checkpoint() throws and the job ends as cancelled.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Checkpoint } from '../geometry/simplify.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import {
   cancellationMark,
   JOBS_PER_WORKER,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { assembleRings, type RingAssembly } from '../../src/geometry/assemble-rings.ts';
-import { STEPS_PER_CHECKPOINT } from '../../src/geometry/ring-steps.ts';
+import { assembleRings, type RingAssembly } from '../../src/geometry/rings/index.ts';
+import { STEPS_PER_CHECKPOINT } from '../../src/cancellation/checkpoint.ts';
 import { readPolygonRecords } from '../support/shp-rings.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/rings/', import.meta.url));

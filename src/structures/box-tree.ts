@@ -2,13 +2,13 @@
  * A static tree of boxes (a bounding-volume hierarchy) that finds an item whose box meets a
  * query box and that passes a test, stopping at the first. Each node splits its items at the
  * median of their centres along the longer side of the centres' spread, so that nodes stay
- * compact; the medians come from a linear-time selection (ring-median-select.ts), so the tree
+ * compact; the medians come from a linear-time selection (nth-element.ts), so the tree
  * is built in O(n log n) whatever the boxes. (Flatbush, which sorts Hilbert values with a
  * median-of-three quicksort, can be driven quadratic by boxes placed to order; the boxes here
  * come from the public.)
  */
-import { placeNth } from './ring-median-select.ts';
-import type { StepPacer } from './ring-steps.ts';
+import { placeNth } from './nth-element.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 /** Items per leaf. */
 const LEAF_ITEMS = 8;

@@ -12,7 +12,7 @@
  * largest doubles overflow) would let libstdc++'s unguarded loops run off the array
  * (undefined behaviour in C++), these stop at its ends.
  */
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../../cancellation/checkpoint.ts';
 
 const INSERTION_SORT_THRESHOLD = 16;
 

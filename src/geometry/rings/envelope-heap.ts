@@ -23,8 +23,8 @@
  * envelopes, no more than the k-d tree bound for a query bounded by four hyperplanes in four
  * dimensions, O(m^(3/4)). Each pop costs O(log m).
  */
-import { placeNth } from './ring-median-select.ts';
-import type { StepPacer } from './ring-steps.ts';
+import { placeNth } from '../../structures/nth-element.ts';
+import type { StepPacer } from '../../cancellation/checkpoint.ts';
 
 const DIMENSIONS = 4;
 /** What nextContaining returns when no other envelope contains the box. */

@@ -6,7 +6,7 @@
  * A ring is vertices first … end - 1 of the interleaved xy, closed or not: GDAL reads the
  * parts as they are and never closes them.
  */
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../../cancellation/checkpoint.ts';
 
 /** OGRLineString::isClockwise compares coordinates to this tolerance around its pivot. */
 const PIVOT_EPSILON = 1e-5;

@@ -9,17 +9,17 @@
  * 1. One part: a polygon of that ring, whatever it is.
  * 2. A ring counts when it has at least 4 vertices (closed or not: GDAL never closes a
  *    part). Counted rings get an area (|Green's sum|), a winding (the turn at the lowest,
- *    then rightmost vertex) and an envelope: ring-measures.ts.
+ *    then rightmost vertex) and an envelope: measures.ts.
  * 3. Exactly one counted ring is clockwise: it is the outer ring of the only polygon, and
  *    every other part, wherever it lies and whatever it is, is a hole of it, in file order.
  * 4. Otherwise, if a ring does not count: every part is a polygon of its own, in file order.
  * 5. Otherwise the rings are sorted by descending area with std::sort (unstable: where
- *    equal areas land is libstdc++'s doing, reproduced in ring-area-order.ts). The largest
+ *    equal areas land is libstdc++'s doing, reproduced in area-order.ts). The largest
  *    ring and every clockwise ring are outer rings. Each other (counter-clockwise) ring
  *    looks at the clockwise rings sorted before it, from the smallest up, for one whose
  *    envelope contains its own and which contains it: its first vertex strictly inside;
  *    if that vertex is on the boundary, the first of its next vertices, then of its segment
- *    midpoints, that is not on it decides (RingProbe.liesInside, ring-containment.ts). The
+ *    midpoints, that is not on it decides (RingProbe.liesInside, containment.ts). The
  *    largest ring, if clockwise, needs only the envelope test. The first found takes the
  *    ring as a hole; if none does, the ring is an outer ring itself, counter-clockwise.
  * 6. The polygons come in the file order of their outer rings, each outer ring followed by
@@ -37,14 +37,14 @@
  * Cost. GDAL tests each counter-clockwise ring against every larger one, and each test
  * scans the candidate's vertices: quadratic in rings and in vertices. Here the rings are
  * taken from the last sorted to the first, with the envelopes of the clockwise rings sorted
- * before the current one in a priority k-d tree (ring-envelope-heap.ts) that offers those
+ * before the current one in a priority k-d tree (envelope-heap.ts) that offers those
  * containing the ring's envelope one at a time, last sorted first, without looking at the
  * others; the search stops at the first that takes the ring. That is GDAL's own scan with
  * the rings it would skip left out (counter-clockwise ones, and those whose envelope does not
  * contain the ring's: GDAL tests envelopes first and passes over them), so it stops at the
  * same ring after the same vertex tests: a lake deep in a nesting meets its own island only,
  * however many envelopes hold it. A ring tested again and again gets an index of its edges
- * (ring-edge-index.ts): a boundary test looks at the edges near the point and stops at the
+ * (edge-index.ts): a boundary test looks at the edges near the point and stops at the
  * first through it, and a ray test opens only the chains of edges whose box holds the point,
  * however many edges the ray crosses. So n rings cost O(n log n) steps and a few passes over
  * the vertices, but for:
@@ -60,11 +60,11 @@
  * - runs of edges with coordinates outside ordinary magnitudes, which are tested edge by
  *   edge.
  */
-import { ringsByDescendingArea } from './ring-area-order.ts';
-import { RingProbe } from './ring-containment.ts';
-import { EnvelopeHeap, NO_ITEM } from './ring-envelope-heap.ts';
-import { measureRings, type RingMeasures } from './ring-measures.ts';
-import { StepPacer } from './ring-steps.ts';
+import { ringsByDescendingArea } from './area-order.ts';
+import { RingProbe } from './containment.ts';
+import { EnvelopeHeap, NO_ITEM } from './envelope-heap.ts';
+import { measureRings, type RingMeasures } from './measures.ts';
+import { noCheckpoint, StepPacer, type Checkpoint } from '../../cancellation/checkpoint.ts';
 
 /** The rings of one Polygon record organized into polygons as GDAL 3.6 does it. */
 export interface RingAssembly {
@@ -83,7 +83,7 @@ const NOT_A_HOLE = -1;
  * ringStarts: the record's part starts, in vertices, followed by the vertex count (length: ring count + 1).
  * checkpoint: called at least every ~50,000 elementary steps; it throws to stop the work (cancellation).
  */
-export function assembleRings(xy: Float64Array, ringStarts: Uint32Array, checkpoint: () => void = () => undefined): RingAssembly {
+export function assembleRings(xy: Float64Array, ringStarts: Uint32Array, checkpoint: Checkpoint = noCheckpoint): RingAssembly {
   const ringCount = ringStarts.length - 1;
   if (ringCount <= 1) return everyRingAlone(ringCount);
   const pacer = new StepPacer(checkpoint);

@@ -1,17 +1,17 @@
 /**
  * GDAL 3.6's point tests against the rings of a record, OGRLinearRing::isPointInRing (ray
  * casting towards +x, strict) and OGRLinearRing::isPointOnRingBoundary, with GDAL's
- * arithmetic (ring-edge-tests.ts), and the test OGRGeometryFactory::organizePolygons builds
+ * arithmetic (../point-in-ring.ts), and the test OGRGeometryFactory::organizePolygons builds
  * on them to decide whether a ring lies inside another (RingProbe.liesInside).
  *
  * Both tests look at the edges between consecutive vertices only: an unclosed ring has no
  * closing edge, as in GDAL. A ring is scanned edge by edge until it has been queried often
- * enough to pay for an index of its edges (ring-edge-index.ts), which then answers with
+ * enough to pay for an index of its edges (edge-index.ts), which then answers with
  * GDAL's arithmetic on the edges near the point only.
  */
-import { EDGES_PER_RUN, EdgeIndex } from './ring-edge-index.ts';
-import { anyEdgeThrough, crossingsAlong } from './ring-edge-tests.ts';
-import type { StepPacer } from './ring-steps.ts';
+import { EDGES_PER_RUN, EdgeIndex } from './edge-index.ts';
+import { anyEdgeThrough, crossingsAlong } from '../point-in-ring.ts';
+import type { StepPacer } from '../../cancellation/checkpoint.ts';
 
 /** Rings shorter than this are always scanned: an index would not beat the scan. */
 const MIN_INDEXED_VERTICES = 4 * EDGES_PER_RUN;

@@ -2,8 +2,10 @@
  * GDAL 3.6's tests of a point against the edges of a ring, with GDAL's arithmetic
  * (ogr/ogrlinearring.cpp, OGRLinearRing::isPointInRing and isPointOnRingBoundary), over a
  * range of consecutive edges: the edges joining vertices first … end − 1 of the interleaved xy.
+ * The ring organiser (rings/) decides holes with them; /ogc's bbox test asks with the same
+ * loop whether a box lies inside a polygon.
  */
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 /** isPointInRing's loop: the crossings of the ray from (x, y) towards +x with the edges joining vertices first … end − 1. */
 export function crossingsAlong(xy: Float64Array, first: number, end: number, x: number, y: number, pacer: StepPacer): number {

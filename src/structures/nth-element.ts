@@ -6,7 +6,7 @@
  * (hostile records choose theirs) can make it quadratic. Equal keys are grouped around the
  * pivot (a three-way partition), so many equal keys cost no more than distinct ones.
  */
-import type { StepPacer } from './ring-steps.ts';
+import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 /** Ranges this short are sorted outright. */
 const SHORT_RANGE = 8;

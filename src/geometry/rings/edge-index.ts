@@ -1,11 +1,11 @@
 /**
  * An index of one ring's edges, for the rings a record's holes keep being tested against: it
- * answers GDAL's two point tests (ring-edge-tests.ts), with GDAL's arithmetic, on the edges
+ * answers GDAL's two point tests (../point-in-ring.ts), with GDAL's arithmetic, on the edges
  * near the point only. The edges are grouped in runs of EDGES_PER_RUN consecutive ones
  * (consecutive edges lie together, and one box per run makes the index some thirty times
  * cheaper to build than one box per edge), and the runs are indexed twice:
  *
- * - isPointOnRingBoundary: a tree of the runs' boxes (ring-box-tree.ts). GDAL's collinearity test is
+ * - isPointOnRingBoundary: a tree of the runs' boxes (structures/box-tree.ts). GDAL's collinearity test is
  *   exact-zero on rounded products, so it can only pass for a point within a few ulps of the
  *   edge: only runs whose boxes come within BOUNDARY_SLACK (relative to the coordinates'
  *   magnitude, far above any rounding) of the point can hold an edge through it, and the
@@ -36,9 +36,9 @@
  * limits. A run with another coordinate is exceptional: it is tested edge by edge, for every
  * point.
  */
-import { BoxTree } from './ring-box-tree.ts';
-import { anyEdgeThrough, crossingsAlong } from './ring-edge-tests.ts';
-import type { StepPacer } from './ring-steps.ts';
+import { BoxTree } from '../../structures/box-tree.ts';
+import { anyEdgeThrough, crossingsAlong } from '../point-in-ring.ts';
+import type { StepPacer } from '../../cancellation/checkpoint.ts';
 
 /** Consecutive edges that share one box. */
 export const EDGES_PER_RUN = 32;
