@@ -97,7 +97,8 @@ function keyRuleProblems(request: GeneratedRequest, status: number): string[] {
 }
 
 /** The family of documents a path answers with: /ogc's, or the envelope's. */
-const isOgcTarget = (request: GeneratedRequest) => /^\/ogc(\/|\?|$)/i.test(request.target);
+/** Under /ogc as the server sees the path: with its dot segments resolved, as a URL parser resolves them (`/ogc/a/../../x` is /x). */
+const isOgcTarget = (request: GeneratedRequest) => /^\/ogc(\/|$)/i.test(new URL(request.target, 'http://127.0.0.1').pathname);
 
 async function documentProblems(request: GeneratedRequest, status: number, headers: RawOutcomeHeaders, body: Buffer): Promise<string[]> {
   const type = String(headers['content-type'] ?? '');
