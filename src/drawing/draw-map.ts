@@ -21,7 +21,7 @@ import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { attributionStrip } from './attribution-strip.ts';
-import type { DrawingContext } from './context.ts';
+import type { DrawingContext } from '../job-context/context.ts';
 import { drawnImage } from './draw-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { recordsInView, type RecordsInView } from './map-in-view.ts';

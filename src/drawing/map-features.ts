@@ -13,8 +13,8 @@ import { bboxToMercator, clampToWorld, mercatorTransform, reprojectShape } from 
 import type { FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext, Timed } from './context.ts';
-import { checkVertexBound, readFeatures } from './features.ts';
+import type { DrawingContext, Timed } from '../job-context/context.ts';
+import { checkVertexBound, readFeatures } from '../job-context/listed-features.ts';
 import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
 import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
 

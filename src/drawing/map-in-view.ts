@@ -13,7 +13,7 @@ import type { BBox } from '../geometry/types.ts';
 import { mercatorBoxToFile } from '../map/reproject.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext, Timed } from './context.ts';
+import type { DrawingContext, Timed } from '../job-context/context.ts';
 import { checkHotSpotBudget } from './hot-spot-budget.ts';
 import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
 import { FEWER_MAP_FEATURES, tooManyFeatures, tooManyVertices, type MapLimits } from './map-features.ts';

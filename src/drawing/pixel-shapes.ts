@@ -2,7 +2,7 @@ import { simplifyShape, type Checkpoint } from '../geometry/simplify.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import { toPixels, withinVertexBudget } from '../projection/pixels.ts';
-import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET } from './context.ts';
+import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET } from '../job-context/context.ts';
 
 export interface PixelShapesOptions {
   /** Real pixels per CSS pixel the image is drawn at: the shapes keep the detail those show. */

@@ -5,7 +5,7 @@
  */
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
-import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import type { MapInViewJob, RecordsInView } from '../drawing/map-in-view.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { fitZoom, placeView, viewExtent } from '../map/view.ts';

@@ -1,4 +1,4 @@
-import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';

@@ -1,3 +1,7 @@
+/**
+ * What every job on a drawing worker is started with and works with, whatever its kind
+ * (drawing/ and features/ alike): one place, below both, so that neither imports the other.
+ */
 import type { Checkpoint } from '../geometry/simplify.ts';
 import type { Lap } from '../stages.ts';
 import type { Rasterizer } from '../raster/resvg.js';

@@ -5,13 +5,13 @@
 import { realpathSync } from 'node:fs';
 import { transferablesOf } from '../geometry/shape.ts';
 import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
-import type { DrawingWorkerOptions } from './context.ts';
-import type { DrawnImage, ImageJob } from './draw-image.ts';
-import type { MapJob } from './draw-map.ts';
-import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from './feature-items.ts';
-import type { MapFeatures, MapFeaturesJob } from './map-features.ts';
-import type { MapInView, MapInViewJob } from './map-in-view.ts';
-import type { SelectJob, Selection } from './select-features.ts';
+import type { DrawingWorkerOptions } from '../job-context/context.ts';
+import type { DrawnImage, ImageJob } from '../drawing/draw-image.ts';
+import type { MapJob } from '../drawing/draw-map.ts';
+import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from '../features/feature-items.ts';
+import type { MapFeatures, MapFeaturesJob } from '../drawing/map-features.ts';
+import type { MapInView, MapInViewJob } from '../drawing/map-in-view.ts';
+import type { SelectJob, Selection } from '../drawing/select-features.ts';
 
 export interface DrawingPoolOptions {
   workers: number;
