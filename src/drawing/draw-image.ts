@@ -20,7 +20,7 @@ import type { Lap } from '../stages.ts';
 import { renderSvg } from '../svg/render-svg.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext, Timed } from '../job-context/context.ts';
+import type { DrawingContext } from '../job-context/context.ts';
 import { checkVertexBound, readFeatures } from '../job-context/listed-features.ts';
 import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
@@ -61,7 +61,7 @@ export interface ImageJob extends HotSpotRequest {
   limits: ImageLimits;
 }
 
-export interface DrawnImage extends Timed {
+export interface DrawnImage {
   /** The image as the answer carries it (envelope/image-part.ts): its part of the envelope, or the picture alone. */
   part: Uint8Array;
 }
@@ -72,16 +72,16 @@ export function drawnImage(
   hotSpots: HotSpot[] | null,
   job: { itemId: number; featureId: number; format: Format; answer: AnswerRoom },
   lap: Lap,
-): Handled {
+): Handled<DrawnImage> {
   const part = imagePart({ itemId: job.itemId, featureId: job.featureId, bytes: picture, hotSpots }, job.format, job.answer);
   lap('part');
-  return { result: { part } satisfies Omit<DrawnImage, 'stages'>, transfer: [part.buffer as ArrayBuffer] };
+  return { result: { part }, transfer: [part.buffer as ArrayBuffer] };
 }
 
 /** What an images request can change to get fewer hot spots. */
 const FEWER_IMAGE_FEATURES = "List fewer ids in 'fid' or narrow the selection in 'where'";
 
-export function drawImage(job: ImageJob, context: DrawingContext): Handled {
+export function drawImage(job: ImageJob, context: DrawingContext): Handled<DrawnImage> {
   const { checkpoint, lap } = context;
   const { width, height, pixelRatio, style, limits } = job;
   const shapefile = context.shapefiles.open(job.files, checkpoint);

@@ -22,7 +22,7 @@ import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { attributionStrip } from './attribution-strip.ts';
 import type { DrawingContext } from '../job-context/context.ts';
-import { drawnImage } from './draw-image.ts';
+import { drawnImage, type DrawnImage } from './draw-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { recordsInView, type RecordsInView } from './map-in-view.ts';
 import { renderMapSvg } from './map-svg.ts';
@@ -63,7 +63,7 @@ export interface MapJob extends HotSpotRequest {
 /** Vertices closer together than this (real pixels) are one vertex on the map. */
 const SIMPLIFY_PIXELS = 0.5;
 
-export async function drawMap(job: MapJob, context: DrawingContext): Promise<Handled> {
+export async function drawMap(job: MapJob, context: DrawingContext): Promise<Handled<DrawnImage>> {
   const { checkpoint, lap } = context;
   const { width, height, pixelRatio, style, transform } = job;
   const attributes = hotSpotAttributes(job, () => context.shapefiles.open(job.files, checkpoint));

@@ -13,7 +13,7 @@ import { bboxToMercator, clampToWorld, mercatorTransform, reprojectShape } from 
 import type { FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext, Timed } from '../job-context/context.ts';
+import type { DrawingContext } from '../job-context/context.ts';
 import { checkVertexBound, readFeatures } from '../job-context/listed-features.ts';
 import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
 import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
@@ -44,19 +44,19 @@ export interface MapFeature {
   shape: Shape;
 }
 
-export interface MapFeatures extends Timed {
+export interface MapFeatures {
   /** The file's bounding box in Web Mercator. */
   fileExtent: BBox;
   /** The listed features, and their extent; absent without a list. */
   listed?: { features: MapFeature[]; extent: BBox };
 }
 
-export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled {
+export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled<MapFeatures> {
   const shapefile = shapefiles.open(job.files, checkpoint);
   lap('open');
   const toMercator = mercatorTransform(shapefile.crs, shapefile.name);
   const fileExtent = bboxToMercator(shapefile.bbox, toMercator);
-  if (!job.refs) return { result: { fileExtent } satisfies Omit<MapFeatures, 'stages'> };
+  if (!job.refs) return { result: { fileExtent } };
 
   const { limits } = job;
   if (job.refs.length > limits.maxMapFeatures) throw tooManyFeatures(job.refs.length, limits.maxMapFeatures);
@@ -74,8 +74,7 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   });
   const extent = clampToWorld(shapesBBox(features.map((feature) => feature.shape))!);
   lap('reproject');
-  const result: Omit<MapFeatures, 'stages'> = { fileExtent, listed: { features, extent } };
-  return { result, transfer: transferablesOf(features.map((feature) => feature.shape)) };
+  return { result: { fileExtent, listed: { features, extent } }, transfer: transferablesOf(features.map((feature) => feature.shape)) };
 }
 
 /** What a map request can change to draw fewer features, and so carry fewer hot spots. */

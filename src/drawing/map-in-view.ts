@@ -13,7 +13,7 @@ import type { BBox } from '../geometry/types.ts';
 import { mercatorBoxToFile } from '../map/reproject.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext, Timed } from '../job-context/context.ts';
+import type { DrawingContext } from '../job-context/context.ts';
 import { checkHotSpotBudget } from './hot-spot-budget.ts';
 import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
 import { FEWER_MAP_FEATURES, tooManyFeatures, tooManyVertices, type MapLimits } from './map-features.ts';
@@ -35,15 +35,12 @@ export interface RecordsInView {
   version: string;
 }
 
-export type MapInView = RecordsInView & Timed;
-
-export function mapInView(job: MapInViewJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled {
+export function mapInView(job: MapInViewJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled<RecordsInView> {
   const shapefile = shapefiles.open(job.files, checkpoint);
   lap('open');
   const fids = recordsInView(shapefile, job, checkpoint);
   lap('budget');
-  const result: RecordsInView = { fids, version: shapefile.version };
-  return { result, transfer: [fids.buffer as ArrayBuffer] };
+  return { result: { fids, version: shapefile.version }, transfer: [fids.buffer as ArrayBuffer] };
 }
 
 /** The walk itself, and the budgets checked over what it found. */

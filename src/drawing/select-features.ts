@@ -3,7 +3,7 @@
  * filter selects (job-context/matching-features.ts), before anything is drawn.
  */
 import { matchingFeatures, type Matches, type MatchOptions } from '../job-context/matching-features.ts';
-import type { DrawingContext, Timed } from '../job-context/context.ts';
+import type { DrawingContext } from '../job-context/context.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 
@@ -12,12 +12,10 @@ export interface SelectJob extends MatchOptions {
   where: string;
 }
 
-export type Selection = Matches & Timed;
-
-export function selectFeatures(job: SelectJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled {
+export function selectFeatures(job: SelectJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled<Matches> {
   const shapefile = shapefiles.open(job.files, checkpoint);
   lap('open');
   const matches = matchingFeatures(shapefile, job.where, job, checkpoint);
   lap('select');
-  return { result: matches satisfies Omit<Selection, 'stages'> };
+  return { result: matches };
 }

@@ -34,11 +34,6 @@ export interface DrawingContext {
 export const FEATURE_CACHE_HITS = 'featureCacheHits';
 export const FEATURE_CACHE_MISSES = 'featureCacheMisses';
 
-/** What every drawing job's result carries besides its own: milliseconds per stage of its work. */
-export interface Timed {
-  stages: Record<string, number>;
-}
-
 /**
  * Most vertices one image draws, after the geometry was reduced to its pixels: what keeps
  * resvg's share of a request short whatever the data (see projection/pixels.ts).

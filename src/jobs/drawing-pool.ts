@@ -1,17 +1,13 @@
 /**
  * The drawing workers, as the operations use them: one call per step of a request, each a
- * job on the pool, cancelled by the request's signal.
+ * job on the pool (its kind, input and output from job-table.ts), cancelled by the
+ * request's signal.
  */
 import { realpathSync } from 'node:fs';
 import { transferablesOf } from '../geometry/shape.ts';
 import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
 import type { DrawingWorkerOptions } from '../job-context/context.ts';
-import type { DrawnImage, ImageJob } from '../drawing/draw-image.ts';
-import type { MapJob } from '../drawing/draw-map.ts';
-import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from '../features/feature-items.ts';
-import type { MapFeatures, MapFeaturesJob } from '../drawing/map-features.ts';
-import type { MapInView, MapInViewJob } from '../drawing/map-in-view.ts';
-import type { SelectJob, Selection } from '../drawing/select-features.ts';
+import type { JobInput, JobKind, JobOutput } from './job-table.ts';
 
 export interface DrawingPoolOptions {
   workers: number;
@@ -24,21 +20,12 @@ export interface DrawingPoolOptions {
 }
 
 export interface DrawingPool {
-  drawImage(job: ImageJob, signal: AbortSignal): Promise<DrawnImage>;
-  mapFeatures(job: MapFeaturesJob, signal: AbortSignal): Promise<MapFeatures>;
-  /** A map without fid: the records in its view, its budgets checked over them. */
-  mapInView(job: MapInViewJob, signal: AbortSignal): Promise<MapInView>;
-  drawMap(job: MapJob, signal: AbortSignal): Promise<DrawnImage>;
-  /** The features a `where=` filter selects. */
-  select(job: SelectJob, signal: AbortSignal): Promise<Selection>;
-  /** OGC API – Features: collections, a page of items, one item. */
-  describeCollections(job: CollectionsJob, signal: AbortSignal): Promise<DescribedCollections>;
-  featureItems(job: ItemsJob, signal: AbortSignal): Promise<ItemsPage>;
-  featureItem(job: ItemJob, signal: AbortSignal): Promise<ItemFeature>;
+  /** Runs a job of `kind` on a worker; aborting `signal` drops it while it waits, or stops it at its next checkpoint. */
+  run<K extends JobKind>(kind: K, input: JobInput<K>, signal: AbortSignal): Promise<JobOutput<K>>;
   readonly workers: number;
   readonly stats: PoolStats;
-  /** See WorkerPool.onJobHandedOver: the kind is the step ('image', 'map-features', 'map', 'select', 'items', …). */
-  onJobHandedOver(listener: (kind: string) => void): () => void;
+  /** See WorkerPool.onJobHandedOver. */
+  onJobHandedOver(listener: (kind: JobKind) => void): () => void;
   /** Resolves once every drawing worker has loaded. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -46,6 +33,15 @@ export interface DrawingPool {
 
 /** Three files a shapefile, at most, per worker: plenty of sets, and far below the process's limit. */
 const MAX_OPEN_SHAPEFILES = 64;
+
+/**
+ * Buffers of a job's input that move to its worker rather than being copied: a map's listed
+ * features came from its map-features job and go back as they are; the ids of those in
+ * view (4 bytes each) are copied.
+ */
+const MOVED: { [K in JobKind]?: (input: JobInput<K>) => ArrayBuffer[] } = {
+  map: (job) => (Array.isArray(job.features) ? transferablesOf(job.features.map((feature) => feature.shape)) : []),
+};
 
 export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
   const pool = createWorkerPool<DrawingWorkerOptions>({
@@ -61,19 +57,13 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
     onNote: options.onNote,
   });
   return {
-    drawImage: (job, signal) => pool.run('image', job, { signal }),
-    mapFeatures: (job, signal) => pool.run('map-features', job, { signal }),
-    mapInView: (job, signal) => pool.run('map-in-view', job, { signal }),
-    // Listed features came from mapFeatures() and go back without being copied; the ids of
-    // those in view (4 bytes each) are copied.
-    drawMap: (job, signal) =>
-      pool.run('map', job, { signal, transfer: Array.isArray(job.features) ? transferablesOf(job.features.map((f) => f.shape)) : [] }),
-    select: (job, signal) => pool.run('select', job, { signal }),
-    describeCollections: (job, signal) => pool.run('collections', job, { signal }),
-    featureItems: (job, signal) => pool.run('items', job, { signal }),
-    featureItem: (job, signal) => pool.run('item', job, { signal }),
+    run: <K extends JobKind>(kind: K, input: JobInput<K>, signal: AbortSignal) => {
+      const moved = MOVED[kind] as ((input: JobInput<K>) => ArrayBuffer[]) | undefined;
+      return pool.run<JobOutput<K>>(kind, input, { signal, transfer: moved?.(input) ?? [] });
+    },
     workers: options.workers,
-    onJobHandedOver: (listener) => pool.onJobHandedOver(listener),
+    // The pool hands over only the kinds run() was given.
+    onJobHandedOver: (listener) => pool.onJobHandedOver(listener as (kind: string) => void),
     ready: () => pool.ready(),
     get stats() {
       return pool.stats;

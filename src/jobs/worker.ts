@@ -1,19 +1,20 @@
 /**
  * A drawing worker thread: everything that touches a shapefile's bytes or an image's
- * pixels runs here, off the event loop. Each worker keeps its own open shapefiles and
- * feature cache.
+ * pixels runs here, off the event loop. Each kind of job (job-table.ts) goes to its handler
+ * in drawing/ or features/. Each worker keeps its own open shapefiles and feature cache.
  */
 import { loadRasterizer } from '../raster/resvg.js';
 import { createOpenShapefiles } from '../shapefile/open-shapefiles.ts';
 import { startStopwatch } from '../stages.ts';
-import { serveJobs, workerOptions, type Handled, type JobContext } from '../workers/serve-jobs.ts';
-import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES, type DrawingContext, type DrawingWorkerOptions, type Timed } from '../job-context/context.ts';
-import { drawImage, type ImageJob } from '../drawing/draw-image.ts';
-import { drawMap, type MapJob } from '../drawing/draw-map.ts';
-import { describeCollections, featureItem, featureItems, type CollectionsJob, type ItemJob, type ItemsJob } from '../features/feature-items.ts';
-import { mapFeatures, type MapFeaturesJob } from '../drawing/map-features.ts';
-import { mapInView, type MapInViewJob } from '../drawing/map-in-view.ts';
-import { selectFeatures, type SelectJob } from '../drawing/select-features.ts';
+import { serveJobs, workerOptions, type Handled, type JobContext, type JobHandler } from '../workers/serve-jobs.ts';
+import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES, type DrawingContext, type DrawingWorkerOptions } from '../job-context/context.ts';
+import { drawImage } from '../drawing/draw-image.ts';
+import { drawMap } from '../drawing/draw-map.ts';
+import { describeCollections, featureItem, featureItems } from '../features/feature-items.ts';
+import { mapFeatures } from '../drawing/map-features.ts';
+import { mapInView } from '../drawing/map-in-view.ts';
+import { selectFeatures } from '../drawing/select-features.ts';
+import type { JobHandlers, Timed } from './job-table.ts';
 
 const options = workerOptions<DrawingWorkerOptions>();
 const problems: string[] = [];
@@ -26,17 +27,29 @@ const shapefiles = createOpenShapefiles({
 // Jobs posted while this loads wait in the port's queue.
 const rasterizer = await loadRasterizer();
 
+const handlers: JobHandlers = {
+  image: drawImage,
+  'map-features': mapFeatures,
+  'map-in-view': mapInView,
+  map: drawMap,
+  select: selectFeatures,
+  collections: describeCollections,
+  items: featureItems,
+  item: featureItem,
+};
+
+/** A handler given its drawing context, its answer given the job's stages. */
 const withContext =
-  <Job>(draw: (job: Job, context: DrawingContext) => Handled | Promise<Handled>) =>
-  async (job: Job, { checkpoint, note, count }: JobContext): Promise<Handled> => {
+  (handle: (input: never, context: DrawingContext) => Handled<object> | Promise<Handled<object>>): JobHandler<never> =>
+  async (input, { checkpoint, note, count }: JobContext): Promise<Handled<object & Timed>> => {
     const watch = startStopwatch();
     const hitsBefore = shapefiles.cache?.hits ?? 0;
     const missesBefore = shapefiles.cache?.misses ?? 0;
     try {
       // A JPEG map awaits its encoder (raster/jpeg.ts); every other job is done when draw() returns.
-      const handled = await draw(job, { shapefiles, rasterizer, compressionLevel: options.pngCompression, checkpoint, lap: watch.lap });
+      const handled = await handle(input, { shapefiles, rasterizer, compressionLevel: options.pngCompression, checkpoint, lap: watch.lap });
       watch.lap('result');
-      return { ...handled, result: { ...(handled.result as object), stages: watch.stages } satisfies Timed };
+      return { ...handled, result: { ...handled.result, stages: watch.stages } };
     } finally {
       for (const problem of problems.splice(0)) note(problem);
       // The cache lives on this thread; its lookups reach the service's metrics through the pool.
@@ -45,13 +58,4 @@ const withContext =
     }
   };
 
-serveJobs({
-  image: withContext<ImageJob>(drawImage),
-  'map-features': withContext<MapFeaturesJob>(mapFeatures),
-  'map-in-view': withContext<MapInViewJob>(mapInView),
-  map: withContext<MapJob>(drawMap),
-  select: withContext<SelectJob>(selectFeatures),
-  collections: withContext<CollectionsJob>(describeCollections),
-  items: withContext<ItemsJob>(featureItems),
-  item: withContext<ItemJob>(featureItem),
-});
+serveJobs(Object.fromEntries(Object.entries(handlers).map(([kind, handle]) => [kind, withContext(handle)])));

@@ -52,7 +52,8 @@ export async function createImages(
   const parts: Uint8Array[] = [];
   let usedBytes = 0;
   for (const [index, refs] of drawn.entries()) {
-    const image = await services.drawing.drawImage(
+    const image = await services.drawing.run(
+      'image',
       {
         files,
         refs,

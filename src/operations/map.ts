@@ -65,7 +65,7 @@ export async function createMap(
       ? request.fids
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
-  const { fileExtent, listed, stages } = await services.drawing.mapFeatures({ files, refs, useCache, limits, ...hotSpots }, signal);
+  const { fileExtent, listed, stages } = await services.drawing.run('map-features', { files, refs, useCache, limits, ...hotSpots }, signal);
   timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.
   const extent = listed && !request.useBoundingBox ? listed.extent : fileExtent;
@@ -78,7 +78,8 @@ export async function createMap(
 
   const basemap = await services.basemaps.render({ view: placement.view, type: request.type, culture: request.culture, signal });
   timing?.lap('basemap');
-  const drawn = await services.drawing.drawMap(
+  const drawn = await services.drawing.run(
+    'map',
     {
       files,
       features,
@@ -111,7 +112,7 @@ export async function createMap(
 
 /** The records of a map without fid that reach into its view, its budgets checked over them before the basemap is drawn. */
 async function recordsInView(drawing: DrawingPool, job: MapInViewJob, signal: AbortSignal, timing?: RequestTiming): Promise<RecordsInView> {
-  const { stages, ...inView } = await drawing.mapInView(job, signal);
+  const { stages, ...inView } = await drawing.run('map-in-view', job, signal);
   timing?.job(stages);
   return inView;
 }
