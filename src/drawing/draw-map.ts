@@ -22,13 +22,14 @@ import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { attributionStrip } from './attribution-strip.ts';
 import type { DrawingContext } from '../job-context/context.ts';
-import { drawnImage, type DrawnImage } from './draw-image.ts';
+import { drawnImage, type DrawnImage } from './drawn-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
-import { recordsInView, type RecordsInView } from './map-in-view.ts';
+import { recordsInView, type RecordsInView } from './records-in-view.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
-import type { MapFeature, MapLimits } from './map-features.ts';
+import type { MapLimits } from './map-budget.ts';
+import type { MapFeature } from './map-features.ts';
 
 export interface MapJob extends HotSpotRequest {
   files: ShapefileFiles;

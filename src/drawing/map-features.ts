@@ -6,7 +6,6 @@
  * the drawing step, which reads them. Extents are clamped to the Web Mercator world.
  */
 import { basename } from 'node:path';
-import { BadRequestError } from '../errors.ts';
 import { shapesBBox, transferablesOf, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { bboxToMercator, clampToWorld, mercatorTransform, reprojectShape } from '../map/reproject.ts';
@@ -15,16 +14,9 @@ import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext } from '../job-context/context.ts';
 import { checkVertexBound, readFeatures } from '../job-context/listed-features.ts';
-import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
+import { checkHotSpotBudget, listedHotSpotBound } from './hot-spot-budget.ts';
 import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
-
-export interface MapLimits extends HotSpotLimits {
-  /** Most features one map may draw (those in view). */
-  maxMapFeatures: number;
-  /** Most vertices (as stored, before simplification) one map may draw. */
-  maxMapVertices: number;
-  maxRings: number;
-}
+import { FEWER_MAP_FEATURES, tooManyFeatures, tooManyVertices, type MapLimits } from './map-budget.ts';
 
 /** The hot spots the map will carry are budgeted here, for listed features, before they are decoded. */
 export interface MapFeaturesJob extends HotSpotRequest {
@@ -75,21 +67,4 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   const extent = clampToWorld(shapesBBox(features.map((feature) => feature.shape))!);
   lap('reproject');
   return { result: { fileExtent, listed: { features, extent } }, transfer: transferablesOf(features.map((feature) => feature.shape)) };
-}
-
-/** What a map request can change to draw fewer features, and so carry fewer hot spots. */
-export const FEWER_MAP_FEATURES = "List fewer ids in 'fid', narrow the selection in 'where' or show a smaller area (a higher 'zoom')";
-
-export function tooManyFeatures(count: number, limit: number): BadRequestError {
-  return new BadRequestError(
-    `The map would draw ${count} features; at most ${limit} (limits.maxMapFeatures) can be drawn on one map. ` +
-      "List fewer ids in 'fid' or show a smaller area (a higher 'zoom').",
-  );
-}
-
-export function tooManyVertices(count: number, limit: number): BadRequestError {
-  return new BadRequestError(
-    `The map's features hold up to ${count} vertices; at most ${limit} (limits.maxMapVertices) can be drawn on one map. ` +
-      "List fewer ids in 'fid' or show a smaller area (a higher 'zoom').",
-  );
 }

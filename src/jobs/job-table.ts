@@ -5,10 +5,11 @@
  * name or on the shape of what crosses between the threads. A new job: its handler in the
  * folder it belongs to (drawing/, features/), a row here, and the compiler asks for the rest.
  */
-import type { DrawnImage, ImageJob } from '../drawing/draw-image.ts';
+import type { ImageJob } from '../drawing/draw-image.ts';
 import type { MapJob } from '../drawing/draw-map.ts';
+import type { DrawnImage } from '../drawing/drawn-image.ts';
 import type { MapFeatures, MapFeaturesJob } from '../drawing/map-features.ts';
-import type { MapInViewJob, RecordsInView } from '../drawing/map-in-view.ts';
+import type { InViewQuery, RecordsInView } from '../drawing/records-in-view.ts';
 import type { SelectJob } from '../drawing/select-features.ts';
 import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from '../features/feature-items.ts';
 import type { DrawingContext } from '../job-context/context.ts';
@@ -21,7 +22,7 @@ interface Jobs {
   /** A map's first step: the file's extent and the listed features, in Web Mercator. */
   'map-features': { input: MapFeaturesJob; output: MapFeatures };
   /** A map without fid: the records in its view, its budgets checked over them. */
-  'map-in-view': { input: MapInViewJob; output: RecordsInView };
+  'map-in-view': { input: InViewQuery; output: RecordsInView };
   /** A map's last step: drawn over its basemap, with its part of the answer. */
   map: { input: MapJob; output: DrawnImage };
   /** The features a `where=` filter selects, for images and maps. */

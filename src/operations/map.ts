@@ -6,7 +6,7 @@
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
-import type { MapInViewJob, RecordsInView } from '../drawing/map-in-view.ts';
+import type { InViewQuery, RecordsInView } from '../drawing/records-in-view.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { fitZoom, placeView, viewExtent } from '../map/view.ts';
 import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
@@ -111,7 +111,7 @@ export async function createMap(
 }
 
 /** The records of a map without fid that reach into its view, its budgets checked over them before the basemap is drawn. */
-async function recordsInView(drawing: DrawingPool, job: MapInViewJob, signal: AbortSignal, timing?: RequestTiming): Promise<RecordsInView> {
+async function recordsInView(drawing: DrawingPool, job: InViewQuery, signal: AbortSignal, timing?: RequestTiming): Promise<RecordsInView> {
   const { stages, ...inView } = await drawing.run('map-in-view', job, signal);
   timing?.job(stages);
   return inView;
