@@ -42,7 +42,11 @@ export interface MapResult {
  * a whole zoom level; the basemap provider draws its layers for that view; the features
  * are drawn over them. Reading, reprojecting, drawing and writing the map's part of the
  * answer run on the drawing workers; the budgets of features, vertices and hot spots are
- * checked there before anything is decoded or the basemap drawn.
+ * checked there before anything is decoded or the basemap drawn. The steps stay apart, with
+ * the basemap drawn on this thread between them: a worker must not sit idle while a
+ * provider fetches tiles, and a crossing between threads was measured at 0.1 ms alone (a
+ * round trip carrying a warm map's tiles, on two cores) and 0.3–0.5 ms within a request,
+ * against 10–50 ms for a warm 640×480 map: folding steps together would not pay.
  */
 export async function createMap(
   request: MapRequest,
