@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { KeyRing } from './auth/keys.ts';
 import type { BasemapRegistry } from './basemap/registry.ts';
 import type { Config } from './config/schema.ts';
-import type { DrawingPool } from './drawing/drawing-pool.ts';
+import type { DrawingPool } from './jobs/drawing-pool.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';
 import type { Theme } from './params/theme.ts';
 import type { DataFolder } from './shapefile/data-folder.ts';

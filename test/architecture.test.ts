@@ -64,13 +64,17 @@ const LAYERS = [
   'src/params/',
   'src/themes/',
   'src/envelope/',
-  // Work off the event loop: the worker pool, the drawing workers, the basemap plugins and
-  // the SDK they are written against (it re-exports parts of everything above).
+  // Work off the event loop: the worker pool, what every job shares, the drawing jobs and
+  // /ogc's feature jobs, the basemap plugins and the SDK they are written against (it
+  // re-exports parts of everything above), and the job table that types both sides of a job.
   'src/workers/',
+  'src/job-context/',
   'src/drawing/',
+  'src/features/',
   'src/basemap/',
   'src/sdk/',
   'plugins/',
+  'src/jobs/',
   // Serving HTTP: keys, the request's frame, the operations, then what composes them.
   'src/auth/',
   'src/http/',

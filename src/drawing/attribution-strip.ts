@@ -6,7 +6,7 @@
  */
 import { rasterize } from '../raster/rasterize.ts';
 import { arrayBytes, byteBoundedCache } from '../structures/byte-bounded-cache.ts';
-import type { DrawingContext } from './context.ts';
+import type { DrawingContext } from '../job-context/context.ts';
 import { attributionStripSvg } from './map-svg.ts';
 
 /** A strip is a few kilobytes of PNG: this keeps hundreds. */

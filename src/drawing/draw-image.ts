@@ -5,26 +5,24 @@
  * here so that the main thread only puts the parts together.
  */
 import type { AnswerRoom } from '../envelope/answer-limit.ts';
-import { imagePart } from '../envelope/image-part.ts';
 import { BadRequestError } from '../errors.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
-import type { HotSpot } from '../hotspots/hotspots.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import type { Format } from '../params/fields.ts';
 import { toDrawingSpace } from '../projection/drawing-space.ts';
 import { fitExtent } from '../projection/fit.ts';
 import { rasterize } from '../raster/rasterize.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
-import type { Lap } from '../stages.ts';
 import { renderSvg } from '../svg/render-svg.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext, Timed } from './context.ts';
-import { checkVertexBound, readFeatures } from './features.ts';
+import type { DrawingContext } from '../job-context/context.ts';
+import { checkVertexBound, readFeatures } from '../job-context/listed-features.ts';
 import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { pixelShapes } from './pixel-shapes.ts';
+import { drawnImage, type DrawnImage } from './drawn-image.ts';
 
 export interface ImageLimits extends HotSpotLimits {
   /** Most vertices (as stored) one request may draw in all its images. */
@@ -61,27 +59,10 @@ export interface ImageJob extends HotSpotRequest {
   limits: ImageLimits;
 }
 
-export interface DrawnImage extends Timed {
-  /** The image as the answer carries it (envelope/image-part.ts): its part of the envelope, or the picture alone. */
-  part: Uint8Array;
-}
-
-/** What a drawing job answers for the image it drew: its part of the answer, moved rather than copied. */
-export function drawnImage(
-  picture: Uint8Array,
-  hotSpots: HotSpot[] | null,
-  job: { itemId: number; featureId: number; format: Format; answer: AnswerRoom },
-  lap: Lap,
-): Handled {
-  const part = imagePart({ itemId: job.itemId, featureId: job.featureId, bytes: picture, hotSpots }, job.format, job.answer);
-  lap('part');
-  return { result: { part } satisfies Omit<DrawnImage, 'stages'>, transfer: [part.buffer as ArrayBuffer] };
-}
-
 /** What an images request can change to get fewer hot spots. */
 const FEWER_IMAGE_FEATURES = "List fewer ids in 'fid' or narrow the selection in 'where'";
 
-export function drawImage(job: ImageJob, context: DrawingContext): Handled {
+export function drawImage(job: ImageJob, context: DrawingContext): Handled<DrawnImage> {
   const { checkpoint, lap } = context;
   const { width, height, pixelRatio, style, limits } = job;
   const shapefile = context.shapefiles.open(job.files, checkpoint);

@@ -21,14 +21,15 @@ import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { attributionStrip } from './attribution-strip.ts';
-import type { DrawingContext } from './context.ts';
-import { drawnImage } from './draw-image.ts';
+import type { DrawingContext } from '../job-context/context.ts';
+import { drawnImage, type DrawnImage } from './drawn-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
-import { recordsInView, type RecordsInView } from './map-in-view.ts';
+import { recordsInView, type RecordsInView } from './records-in-view.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
-import type { MapFeature, MapLimits } from './map-features.ts';
+import type { MapLimits } from './map-budget.ts';
+import type { MapFeature } from './map-features.ts';
 
 export interface MapJob extends HotSpotRequest {
   files: ShapefileFiles;
@@ -63,7 +64,7 @@ export interface MapJob extends HotSpotRequest {
 /** Vertices closer together than this (real pixels) are one vertex on the map. */
 const SIMPLIFY_PIXELS = 0.5;
 
-export async function drawMap(job: MapJob, context: DrawingContext): Promise<Handled> {
+export async function drawMap(job: MapJob, context: DrawingContext): Promise<Handled<DrawnImage>> {
   const { checkpoint, lap } = context;
   const { width, height, pixelRatio, style, transform } = job;
   const attributes = hotSpotAttributes(job, () => context.shapefiles.open(job.files, checkpoint));

@@ -6,25 +6,17 @@
  * the drawing step, which reads them. Extents are clamped to the Web Mercator world.
  */
 import { basename } from 'node:path';
-import { BadRequestError } from '../errors.ts';
 import { shapesBBox, transferablesOf, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { bboxToMercator, clampToWorld, mercatorTransform, reprojectShape } from '../map/reproject.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext, Timed } from './context.ts';
-import { checkVertexBound, readFeatures } from './features.ts';
-import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
+import type { DrawingContext } from '../job-context/context.ts';
+import { checkVertexBound, readFeatures } from '../job-context/listed-features.ts';
+import { checkHotSpotBudget, listedHotSpotBound } from './hot-spot-budget.ts';
 import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
-
-export interface MapLimits extends HotSpotLimits {
-  /** Most features one map may draw (those in view). */
-  maxMapFeatures: number;
-  /** Most vertices (as stored, before simplification) one map may draw. */
-  maxMapVertices: number;
-  maxRings: number;
-}
+import { FEWER_MAP_FEATURES, tooManyFeatures, tooManyVertices, type MapLimits } from './map-budget.ts';
 
 /** The hot spots the map will carry are budgeted here, for listed features, before they are decoded. */
 export interface MapFeaturesJob extends HotSpotRequest {
@@ -44,19 +36,19 @@ export interface MapFeature {
   shape: Shape;
 }
 
-export interface MapFeatures extends Timed {
+export interface MapFeatures {
   /** The file's bounding box in Web Mercator. */
   fileExtent: BBox;
   /** The listed features, and their extent; absent without a list. */
   listed?: { features: MapFeature[]; extent: BBox };
 }
 
-export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled {
+export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled<MapFeatures> {
   const shapefile = shapefiles.open(job.files, checkpoint);
   lap('open');
   const toMercator = mercatorTransform(shapefile.crs, shapefile.name);
   const fileExtent = bboxToMercator(shapefile.bbox, toMercator);
-  if (!job.refs) return { result: { fileExtent } satisfies Omit<MapFeatures, 'stages'> };
+  if (!job.refs) return { result: { fileExtent } };
 
   const { limits } = job;
   if (job.refs.length > limits.maxMapFeatures) throw tooManyFeatures(job.refs.length, limits.maxMapFeatures);
@@ -74,23 +66,5 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   });
   const extent = clampToWorld(shapesBBox(features.map((feature) => feature.shape))!);
   lap('reproject');
-  const result: Omit<MapFeatures, 'stages'> = { fileExtent, listed: { features, extent } };
-  return { result, transfer: transferablesOf(features.map((feature) => feature.shape)) };
-}
-
-/** What a map request can change to draw fewer features, and so carry fewer hot spots. */
-export const FEWER_MAP_FEATURES = "List fewer ids in 'fid', narrow the selection in 'where' or show a smaller area (a higher 'zoom')";
-
-export function tooManyFeatures(count: number, limit: number): BadRequestError {
-  return new BadRequestError(
-    `The map would draw ${count} features; at most ${limit} (limits.maxMapFeatures) can be drawn on one map. ` +
-      "List fewer ids in 'fid' or show a smaller area (a higher 'zoom').",
-  );
-}
-
-export function tooManyVertices(count: number, limit: number): BadRequestError {
-  return new BadRequestError(
-    `The map's features hold up to ${count} vertices; at most ${limit} (limits.maxMapVertices) can be drawn on one map. ` +
-      "List fewer ids in 'fid' or show a smaller area (a higher 'zoom').",
-  );
+  return { result: { fileExtent, listed: { features, extent } }, transfer: transferablesOf(features.map((feature) => feature.shape)) };
 }

@@ -1,9 +1,20 @@
+/**
+ * A drawing's shapes in its CSS pixels, as the SVG draws them and the hot spots outline
+ * them: reduced to what the real pixels can show, and within one image's vertex budget.
+ */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import { toPixels, withinVertexBudget } from '../projection/pixels.ts';
-import { BUDGET_START_TOLERANCE, DRAWN_VERTEX_BUDGET } from './context.ts';
+
+/**
+ * Most vertices one image draws, after the geometry was reduced to its pixels: what keeps
+ * resvg's share of a request short whatever the data (see projection/pixels.ts).
+ */
+const DRAWN_VERTEX_BUDGET = 200_000;
+/** Real pixels: where simplification starts when a drawing must be brought within its budget. */
+const BUDGET_START_TOLERANCE = 0.5;
 
 export interface PixelShapesOptions {
   /** Real pixels per CSS pixel the image is drawn at: the shapes keep the detail those show. */

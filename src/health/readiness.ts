@@ -9,7 +9,7 @@
  */
 import { opendir } from 'node:fs/promises';
 import type { BasemapRegistry } from '../basemap/registry.ts';
-import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import type { DrawingPool } from '../jobs/drawing-pool.ts';
 
 /** Each check's outcome: 'ok', or what is wrong, in words (no path, no key: anyone may ask). */
 export interface Readiness {

@@ -6,7 +6,7 @@
  * (request-tally.ts says why): a request costs a few map lookups.
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES } from '../drawing/context.ts';
+import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES } from '../job-context/context.ts';
 import type { RefusalReason } from '../http/admission.ts';
 import type { ProviderMetrics } from '../plugin-contract/basemap-plugin.ts';
 import type { PoolStats } from '../workers/worker-pool.ts';

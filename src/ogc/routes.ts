@@ -5,7 +5,7 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { setCacheControl } from '../caching/cache-control.ts';
-import type { CollectionFacts, DescribedCollection } from '../drawing/feature-items.ts';
+import type { CollectionFacts, DescribedCollection } from '../features/feature-items.ts';
 import { NotFoundError, ServiceError } from '../errors.ts';
 import { reserveAnswer } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -35,7 +35,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   const linkUrl = (c: Context<AppEnv>) => publicRequestUrl(c.req.url, config.ogc.publicUrl);
 
   const describe = async (c: Context<AppEnv>, files: ShapefileFiles[]): Promise<DescribedCollection[]> => {
-    const { collections, stages } = await drawing.describeCollections({ files }, c.get('signal'));
+    const { collections, stages } = await drawing.run('collections', { files }, c.get('signal'));
     c.get('timing')?.job(stages);
     return collections;
   };
@@ -111,7 +111,8 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     const query = readQuery(queries.items, c.req.url);
     const files = await collectionFiles(c);
     const asHtml = wantsHtml(c, query.f);
-    const page = await drawing.featureItems(
+    const page = await drawing.run(
+      'items',
       {
         files,
         query: { bbox: query.bbox, filter: query.filter },
@@ -153,7 +154,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     }
     const asHtml = wantsHtml(c, query.f);
     const job = { files, fid: Number(id), properties: query.properties, geometry: asHtml ? ('type' as const) : ('whole' as const), limits };
-    const { feature, stages } = await drawing.featureItem(job, c.get('signal'));
+    const { feature, stages } = await drawing.run('item', job, c.get('signal'));
     c.get('timing')?.job(stages);
     if (asHtml) return sendHtml(c, itemHtml(linkingFor(c, linkUrl(c)), linkUrl(c), files.name, parsed<ShownFeature>(feature)));
     const links: Link[] = [

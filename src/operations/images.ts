@@ -3,7 +3,7 @@
  * checked on the main thread, then one drawing job per image, in turn.
  */
 import type { Config } from '../config/schema.ts';
-import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
 import type { ImagesRequest } from '../params/images.ts';
@@ -52,7 +52,8 @@ export async function createImages(
   const parts: Uint8Array[] = [];
   let usedBytes = 0;
   for (const [index, refs] of drawn.entries()) {
-    const image = await services.drawing.drawImage(
+    const image = await services.drawing.run(
+      'image',
       {
         files,
         refs,

@@ -1,4 +1,4 @@
-import type { DrawingPool } from '../drawing/drawing-pool.ts';
+import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
@@ -26,7 +26,7 @@ export async function selectRefs(
 ): Promise<FeatureRef[]> {
   const fids = listed && [...new Set(listed.map((ref) => ref.parent))];
   // A list is within the limit already; a scan stops past it.
-  const selection = await drawing.select({ files, where, fids, keep: fids ? fids.length : limit.max, drawableOnly: true }, signal);
+  const selection = await drawing.run('select', { files, where, fids, keep: fids ? fids.length : limit.max, drawableOnly: true }, signal);
   timing?.job(selection.stages);
   if (selection.fids.length === 0) {
     throw new NotFoundError(`No feature ${listed ? 'listed in fid ' : ''}of shapefile '${files.name}' matches the filter in 'where'.`);

@@ -6,7 +6,7 @@ import { createKeyRing, demoKeyAllowed } from '../auth/keys.ts';
 import { createBasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import { DEMO_KEY } from '../config/schema.ts';
-import { createDrawingPool } from '../drawing/drawing-pool.ts';
+import { createDrawingPool } from '../jobs/drawing-pool.ts';
 import { createServiceMetrics } from '../metrics/service-metrics.ts';
 import { createDataFolder } from '../shapefile/data-folder.ts';
 import { loadThemes } from '../themes/load-themes.ts';

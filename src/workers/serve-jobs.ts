@@ -23,8 +23,8 @@ export interface JobContext {
   count(name: string, by: number): void;
 }
 
-export interface Handled {
-  result: unknown;
+export interface Handled<Result = unknown> {
+  result: Result;
   /** Buffers of the result to move to the pool's thread rather than copy. */
   transfer?: ArrayBuffer[];
 }

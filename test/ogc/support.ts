@@ -2,7 +2,7 @@
 import { copyFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_DATA_DIR } from '../../src/config/package-folders.ts';
-import type { DrawingContext } from '../../src/drawing/context.ts';
+import type { DrawingContext } from '../../src/job-context/context.ts';
 import { createOpenShapefiles, type OpenShapefiles } from '../../src/shapefile/open-shapefiles.ts';
 import { GDAL_FIXTURES } from '../support/gdal-reference.ts';
 import { RD_NEW_PRJ, writeFixtures } from '../support/fixtures.ts';

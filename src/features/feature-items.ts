@@ -16,8 +16,8 @@ import { shapeTypeName } from '../shapefile/shp-header.ts';
 import { baseShapeType } from '../shapefile/shp-record.ts';
 import { ShapeType } from '../shapefile/types.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
-import type { DrawingContext, Timed } from './context.ts';
-import { checkVertexBound } from './features.ts';
+import type { DrawingContext } from '../job-context/context.ts';
+import { checkVertexBound } from '../job-context/listed-features.ts';
 import { featureSelection, listedFeatures, matchCount, pageOf, type SelectionQuery } from './feature-selection.ts';
 import { featureJson, featureTypeJson, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat } from './lon-lat-box.ts';
@@ -55,7 +55,7 @@ export interface CollectionFacts {
 /** A collection described, or why it could not be (a file gone or damaged: the status it answers with). */
 export type DescribedCollection = { facts: CollectionFacts } | { name: string; status: ServiceError['status']; problem: string };
 
-export interface DescribedCollections extends Timed {
+export interface DescribedCollections {
   collections: DescribedCollection[];
 }
 
@@ -73,7 +73,7 @@ export interface ItemsJob {
 
 export type GeometryDetail = 'whole' | 'type';
 
-export interface ItemsPage extends Timed {
+export interface ItemsPage {
   numberMatched: number;
   numberReturned: number;
   /** The features as the UTF-8 text of a JSON array. */
@@ -88,7 +88,7 @@ export interface ItemJob {
   limits: FeatureLimits;
 }
 
-export interface ItemFeature extends Timed {
+export interface ItemFeature {
   /** The Feature as UTF-8 JSON text. */
   feature: Uint8Array;
 }
@@ -101,7 +101,7 @@ const GEOMETRY_TYPES: Record<number, string[]> = {
 };
 
 /** Each file described in turn; a file that is gone or damaged is reported, and the others still described. */
-export function describeCollections(job: CollectionsJob, context: DrawingContext): Handled {
+export function describeCollections(job: CollectionsJob, context: DrawingContext): Handled<DescribedCollections> {
   const collections = job.files.map((files): DescribedCollection => {
     try {
       return { facts: collectionFacts(files, context) };
@@ -110,7 +110,7 @@ export function describeCollections(job: CollectionsJob, context: DrawingContext
       return { name: files.name, status: error.status, problem: error.message };
     }
   });
-  return { result: { collections } satisfies Omit<DescribedCollections, 'stages'> };
+  return { result: { collections } };
 }
 
 function collectionFacts(files: ShapefileFiles, context: DrawingContext): CollectionFacts {
@@ -129,7 +129,7 @@ function collectionFacts(files: ShapefileFiles, context: DrawingContext): Collec
 }
 
 /** The page of the selected features from `offset` on, at most `limit`, with how many match in all. */
-export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
+export function featureItems(job: ItemsJob, context: DrawingContext): Handled<ItemsPage> {
   const { checkpoint, lap } = context;
   const { shapefile, settings, fields } = openForFeatures(job, context);
   const selection = featureSelection(shapefile, job.query, { settings, maxRings: job.limits.maxRings, maxVertices: job.limits.maxPageVertices }, context);
@@ -151,12 +151,11 @@ export function featureItems(job: ItemsJob, context: DrawingContext): Handled {
   page.text(']');
   const features = page.finish();
   lap('geojson');
-  const result: Omit<ItemsPage, 'stages'> = { numberMatched: matchCount(selection), numberReturned: fids.length, features };
-  return { result, transfer: [features.buffer] };
+  return { result: { numberMatched: matchCount(selection), numberReturned: fids.length, features }, transfer: [features.buffer] };
 }
 
 /** Feature `fid`; 404 when there is none, or its `.dbf` row is deleted. */
-export function featureItem(job: ItemJob, context: DrawingContext): Handled {
+export function featureItem(job: ItemJob, context: DrawingContext): Handled<ItemFeature> {
   const { checkpoint, lap } = context;
   const { shapefile, settings, fields } = openForFeatures(job, context);
   // Attributes first: a deleted feature is a 404, whatever its size.
@@ -167,7 +166,7 @@ export function featureItem(job: ItemJob, context: DrawingContext): Handled {
   item.text(featureText(shapefile, job.fid, row, fields, settings, { useCache: true, maxRings: job.limits.maxRings, checkpoint }, job.geometry));
   const feature = item.finish();
   lap('geojson');
-  return { result: { feature } satisfies Omit<ItemFeature, 'stages'>, transfer: [feature.buffer] };
+  return { result: { feature }, transfer: [feature.buffer] };
 }
 
 const PAGE_ADVICE = "Ask for fewer features with 'limit', or fewer fields with 'properties'.";

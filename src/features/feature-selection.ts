@@ -11,11 +11,11 @@ import { StepPacer } from '../cancellation/checkpoint.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
 import { arrayBytes, byteBoundedCache, OBJECT_BYTES } from '../structures/byte-bounded-cache.ts';
-import type { DrawingContext } from './context.ts';
+import type { DrawingContext } from '../job-context/context.ts';
 import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat, lonLatBoxInFile } from './lon-lat-box.ts';
 import { shapeMeetsBox } from './shape-meets-box.ts';
-import { matchingFeatures } from './select-features.ts';
+import { matchingFeatures } from '../job-context/matching-features.ts';
 
 export interface SelectionQuery {
   /** WGS 84 lon/lat boxes; a feature in any of them matches (two when a bbox crosses the antimeridian). */

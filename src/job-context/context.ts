@@ -1,3 +1,7 @@
+/**
+ * What every job on a drawing worker is started with and works with, whatever its kind
+ * (drawing/ and features/ alike): one place, below both, so that neither imports the other.
+ */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';
 import type { Rasterizer } from '../raster/resvg.js';
@@ -29,16 +33,3 @@ export interface DrawingContext {
 /** Counters drawing jobs add to their pool's stats (PoolStats.counts): the feature cache's lookups on the workers. */
 export const FEATURE_CACHE_HITS = 'featureCacheHits';
 export const FEATURE_CACHE_MISSES = 'featureCacheMisses';
-
-/** What every drawing job's result carries besides its own: milliseconds per stage of its work. */
-export interface Timed {
-  stages: Record<string, number>;
-}
-
-/**
- * Most vertices one image draws, after the geometry was reduced to its pixels: what keeps
- * resvg's share of a request short whatever the data (see projection/pixels.ts).
- */
-export const DRAWN_VERTEX_BUDGET = 200_000;
-/** Real pixels: where simplification starts when a drawing must be brought within its budget. */
-export const BUDGET_START_TOLERANCE = 0.5;

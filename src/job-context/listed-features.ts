@@ -1,3 +1,7 @@
+/**
+ * The features a fid list names, on a drawing worker: their vertices bounded from the index
+ * before any is decoded, then each record read once. Shared by images, maps and /ogc's pages.
+ */
 import { NotFoundError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';

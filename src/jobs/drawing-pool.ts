@@ -1,0 +1,73 @@
+/**
+ * The drawing workers, as the operations use them: one call per step of a request, each a
+ * job on the pool (its kind, input and output from job-table.ts), cancelled by the
+ * request's signal.
+ */
+import { realpathSync } from 'node:fs';
+import { transferablesOf } from '../geometry/shape.ts';
+import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
+import type { DrawingWorkerOptions } from '../job-context/context.ts';
+import type { JobInput, JobKind, JobOutput } from './job-table.ts';
+
+export interface DrawingPoolOptions {
+  workers: number;
+  dataDir: string;
+  /** Bytes of decoded shapes kept, across all workers. */
+  featureCacheBytes: number;
+  pngCompression: number;
+  /** Told what workers want logged. */
+  onNote(text: string): void;
+}
+
+export interface DrawingPool {
+  /** Runs a job of `kind` on a worker; aborting `signal` drops it while it waits, or stops it at its next checkpoint. */
+  run<K extends JobKind>(kind: K, input: JobInput<K>, signal: AbortSignal): Promise<JobOutput<K>>;
+  readonly workers: number;
+  readonly stats: PoolStats;
+  /** See WorkerPool.onJobHandedOver. */
+  onJobHandedOver(listener: (kind: JobKind) => void): () => void;
+  /** Resolves once every drawing worker has loaded. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Three files a shapefile, at most, per worker: plenty of sets, and far below the process's limit. */
+const MAX_OPEN_SHAPEFILES = 64;
+
+/**
+ * Buffers of a job's input that move to its worker rather than being copied: a map's listed
+ * features came from its map-features job and go back as they are; the ids of those in
+ * view (4 bytes each) are copied.
+ */
+const MOVED: { [K in JobKind]?: (input: JobInput<K>) => ArrayBuffer[] } = {
+  map: (job) => (Array.isArray(job.features) ? transferablesOf(job.features.map((feature) => feature.shape)) : []),
+};
+
+export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
+  const pool = createWorkerPool<DrawingWorkerOptions>({
+    entry: new URL('./worker.ts', import.meta.url),
+    name: 'drawing pool',
+    workers: options.workers,
+    options: {
+      realDataDir: realpathSync(options.dataDir),
+      cacheBytes: Math.floor(options.featureCacheBytes / options.workers),
+      maxOpenShapefiles: MAX_OPEN_SHAPEFILES,
+      pngCompression: options.pngCompression,
+    },
+    onNote: options.onNote,
+  });
+  return {
+    run: <K extends JobKind>(kind: K, input: JobInput<K>, signal: AbortSignal) => {
+      const moved = MOVED[kind] as ((input: JobInput<K>) => ArrayBuffer[]) | undefined;
+      return pool.run<JobOutput<K>>(kind, input, { signal, transfer: moved?.(input) ?? [] });
+    },
+    workers: options.workers,
+    // The pool hands over only the kinds run() was given.
+    onJobHandedOver: (listener) => pool.onJobHandedOver(listener as (kind: string) => void),
+    ready: () => pool.ready(),
+    get stats() {
+      return pool.stats;
+    },
+    close: () => pool.close(),
+  };
+}
