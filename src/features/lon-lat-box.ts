@@ -4,7 +4,7 @@
  * own bounding boxes before any is decoded. A straight edge in one CRS is a curve in the
  * other, so edges are sampled; exact for lon/lat files.
  */
-import { intersection } from '../geometry/bbox.ts';
+import { contains, intersection } from '../geometry/bbox.ts';
 import type { BBox } from '../geometry/types.ts';
 import { edgeSteps, sampledEnvelope } from '../projection/sampled-envelope.ts';
 import { fromWgs84, toWgs84 } from '../shapefile/crs.ts';
@@ -76,8 +76,7 @@ function innerBox(box: BBox, transform: Transform): BBox | undefined {
 /** Whether `inner`'s sampled edges, mapped back by `transform`, lie in `box` (give or take rounding). */
 function insideWithin(inner: BBox, transform: Transform, box: BBox): boolean {
   const mapped = sampledEnvelope(inner, transform);
-  const roomy = widened(box, INSIDE_SLACK, 0);
-  return mapped !== undefined && mapped.xmin >= roomy.xmin && mapped.xmax <= roomy.xmax && mapped.ymin >= roomy.ymin && mapped.ymax <= roomy.ymax;
+  return mapped !== undefined && contains(widened(box, INSIDE_SLACK, 0), mapped);
 }
 
 /** Slack for rounding in a transform and back: 1e-7 of the coordinates (5 cm in RD New), and at least 1 cm (or 0.01°). */

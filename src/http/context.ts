@@ -19,6 +19,8 @@ export interface AppEnv {
     signal: AbortSignal;
     /** Set once admission has admitted the request: the bound its answer's bytes are reserved within (admission.ts, reserveAnswer). */
     maxPendingAnswerBytes?: number;
+    /** The names of the query's parameters the route took, for the request log: names only, as a value may be a key. */
+    queryNames?: readonly string[];
     /** Present when the server sends Server-Timing (config `serverTiming`). */
     timing?: RequestTiming;
   };

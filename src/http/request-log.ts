@@ -9,7 +9,9 @@ import { routePattern } from './route-pattern.ts';
 
 /**
  * One log line per request. The route is logged by its pattern, not the path that came: a
- * key pasted into a path by mistake would be kept in the log; and the query holds the key.
+ * key pasted into a path by mistake would be kept in the log; and of the query, which holds
+ * the key, only the names of the parameters the route took (so that an operator sees that
+ * GDAL sent `filter`, say), never a value.
  */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -21,6 +23,7 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
         method: c.req.method,
         route: routePattern(c),
         status: c.res.status,
+        parameters: c.get('queryNames'),
         ms: Math.round((performance.now() - started) * 10) / 10,
         key: c.get('grant')?.label,
       },

@@ -4,9 +4,11 @@
  * client spelled it, beside the parameter it meant).
  */
 import { zValidator } from '@hono/zod-validator';
+import type { Context } from 'hono';
 import type { z } from 'zod';
 import { BadRequestError, echo } from '../errors.ts';
 import { spelledParameter } from '../params/spelling.ts';
+import type { AppEnv } from './context.ts';
 
 /** The name and value the client sent for a parameter, whatever the case of its name. */
 function sent(query: Record<string, string | string[]>, name: string): { name: string; value: string } | undefined {
@@ -33,11 +35,13 @@ function describeIssue(issue: z.core.$ZodIssue, query: Record<string, string | s
 
 /** Validates the query with zod; a failure is a 400 whose details name every bad parameter. */
 export function validQuery<T extends z.ZodType>(schema: T) {
-  return zValidator('query', schema, (result) => {
+  return zValidator('query', schema, (result, c) => {
+    const query = result.data as Record<string, string | string[]>;
     if (!result.success) {
-      const query = result.data as Record<string, string | string[]>;
       const sentences = [...new Set(result.error.issues.map((issue) => describeIssue(issue, query)))];
       throw new BadRequestError(sentences.join(' '));
     }
+    // The names the operation took, for the request log: cache-busters and other unknown names are anybody's text.
+    (c as unknown as Context<AppEnv>).set('queryNames', [...new Set(Object.keys(c.req.queries()).flatMap((name) => spelledParameter(name.toLowerCase()) ?? []))]);
   });
 }

@@ -4,6 +4,7 @@
  * this thread checks parameters and writes the documents around the workers' GeoJSON.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
 import { setCacheControl } from '../caching/cache-control.ts';
 import type { CollectionFacts, DescribedCollection } from '../features/feature-items.ts';
 import { NotFoundError, ServiceError } from '../errors.ts';
@@ -66,23 +67,23 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   });
 
   ogc.get(route('landing'), (c) => {
-    const query = readQuery(queries.landing, c.req.url);
+    const query = queryOf(c, queries.landing);
     if (wantsHtml(c, query.f)) return sendHtml(c, landingHtml(linkingFor(c, linkUrl(c)), linkUrl(c)));
     return sendJson(c, landingPage(ogcBase(linkUrl(c))));
   });
 
   ogc.get(route('conformance'), (c) => {
-    readQuery(queries.conformance, c.req.url);
+    queryOf(c, queries.conformance);
     return sendJson(c, conformance());
   });
 
   ogc.get(route('api'), (c) => {
-    readQuery(queries.api, c.req.url);
+    queryOf(c, queries.api);
     return sendJson(c, definition(ogcBase(linkUrl(c))), MEDIA_TYPES.openapi);
   });
 
   ogc.get(route('collections'), admitted, async (c) => {
-    const query = readQuery(queries.collections, c.req.url);
+    const query = queryOf(c, queries.collections);
     const described = await describe(c, await visibleShapefiles(catalog, c.get('grant')));
     const collections = described.flatMap((entry) => {
       if ('facts' in entry) return [entry.facts];
@@ -95,20 +96,20 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   });
 
   ogc.get(route('collection'), admitted, async (c) => {
-    const query = readQuery(queries.collection, c.req.url);
+    const query = queryOf(c, queries.collection);
     const facts = await describeOne(c);
     if (wantsHtml(c, query.f)) return sendHtml(c, collectionHtml(linkingFor(c, linkUrl(c)), linkUrl(c), facts));
     return sendJson(c, collectionDocument(facts, ogcBase(linkUrl(c))));
   });
 
   ogc.get(route('queryables'), admitted, async (c) => {
-    readQuery(queries.queryables, c.req.url);
+    queryOf(c, queries.queryables);
     return sendJson(c, queryablesDocument(await describeOne(c), ogcBase(linkUrl(c))), queryablesMediaType(c.req.header('accept')));
   });
 
   ogc.get(route('items'), admitted, async (c) => {
     c.get('timing')?.lap('http');
-    const query = readQuery(queries.items, c.req.url);
+    const query = queryOf(c, queries.items);
     const files = await collectionFiles(c);
     const asHtml = wantsHtml(c, query.f);
     const page = await drawing.run(
@@ -146,7 +147,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
 
   ogc.get(route('item'), admitted, async (c) => {
     c.get('timing')?.lap('http');
-    const query = readQuery(queries.item, c.req.url);
+    const query = queryOf(c, queries.item);
     const files = await collectionFiles(c);
     const id = pathSegment(c, 5);
     if (!/^\d{1,15}$/.test(id)) {
@@ -165,6 +166,13 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   });
 
   return ogc;
+}
+
+/** The query as `schema` reads it, with its parameters' names kept for the request log (readQuery refuses any name the resource does not take). */
+function queryOf<Schema extends z.ZodObject>(c: Context<AppEnv>, schema: Schema): z.output<Schema> {
+  const query = readQuery(schema, c.req.url);
+  c.set('queryNames', [...new Set(new URL(c.req.url).searchParams.keys())]);
+  return query;
 }
 
 /**

@@ -37,6 +37,27 @@ describe('the request log', () => {
     for (const line of server.log) expect(line).not.toContain(TEST_KEY);
   });
 
+  it("names the parameters the route took, never a value, and no name it did not take", async () => {
+    const paths = [
+      `/ogc/collections/lines/items?key=${TEST_KEY}&filter=${encodeURIComponent("NAME = 'secret-value'")}&limit=5`,
+      `/REST/v1/shapefiles/images?file=lines&fid=0&format=png&LineColor=red&_=${TEST_KEY}-busted&key=${TEST_KEY}`,
+    ];
+    for (const path of paths) {
+      // The URL as the server has it: its parser percent-encodes the filter's quotes.
+      const answered = server.nextAnswer(new URL(server.url(path)).search);
+      const response = await fetch(server.url(path));
+      expect(response.status, await response.text()).toBe(200);
+      await answered;
+    }
+    const [items, image] = requestLines().slice(-2);
+    expect(items.parameters).toEqual(['key', 'filter', 'limit']);
+    expect(image.parameters).toEqual(['file', 'fid', 'format', 'lineColor', 'key']);
+    for (const line of server.log) {
+      expect(line).not.toContain('secret-value');
+      expect(line).not.toContain(TEST_KEY);
+    }
+  });
+
   it('names the route each request took by its pattern', async () => {
     const path = `/ogc/collections/lines?key=${TEST_KEY}`;
     const answered = server.nextAnswer(path);

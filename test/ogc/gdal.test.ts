@@ -37,7 +37,7 @@ beforeAll(async () => {
   } catch (error) {
     throw new Error(`ogr2ogr cannot be run (${(error as Error).message}): the GDAL tests need GDAL's command-line tools; install gdal-bin (apt-get install gdal-bin).`);
   }
-  server = await startServer();
+  server = await startServer({ logLevel: 'info' });
   dir = makeTempDir('shapeshot-gdal-');
   // The OAPIF driver sends these headers with every request; the links it follows carry no key.
   writeFileSync(join(dir, 'headers.txt'), `X-API-Key: ${TEST_KEY}\n`);
@@ -116,6 +116,11 @@ describe('GDAL filtering through /ogc', () => {
       expect(page.searchParams.get('filter-lang')).toBe('cql-text');
       expect(page.searchParams.get('filter')).toContain("NAME = 'Belgium'");
     }
+    // And our request log says so, by the parameters' names.
+    const itemRequests = server.log
+      .map((line) => JSON.parse(line) as { msg: string; route?: string; parameters?: string[] })
+      .filter((line) => line.msg === 'request' && line.route === '/ogc/collections/:collectionId/items');
+    expect(itemRequests.filter((line) => line.parameters?.includes('filter')).length).toBeGreaterThanOrEqual(filteredPages.length);
     expect(reference.length).toBeGreaterThan(3);
     expect(reference.length).toBeLessThan(everything.length);
     expect(copied.map((feature) => feature.properties)).toEqual(reference.map((feature) => feature.properties));
