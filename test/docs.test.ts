@@ -110,6 +110,17 @@ describe('the documentation', () => {
     expect(existsSync(join(ROOT, 'LICENSE'))).toBe(true);
   });
 
+  it("has ARCHITECTURE.md name every folder of src/ and every plugin, so that the map cannot fall behind the house", () => {
+    const map = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const folders = ['src', 'plugins'].flatMap((top) =>
+      readdirSync(join(ROOT, top), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${entry.name}/`),
+    );
+    expect(folders.length).toBeGreaterThan(30);
+    expect(folders.filter((folder) => !map.includes(`\`${folder}\``) && !map.includes(`\`${folder.slice(0, -1)}\``))).toEqual([]);
+  });
+
   it('links only to files of the repository that exist, and to anchors that exist', () => {
     const broken = pages.flatMap((page) => {
       const markdown = read(page);
