@@ -1,4 +1,5 @@
 import { geoPath } from 'd3-geo';
+import type { Position } from 'geojson';
 import type { Shape } from '../geometry/shape.ts';
 import { shapeToGeoJson } from '../geometry/to-geojson.ts';
 import { paint } from './paint.ts';
@@ -11,8 +12,13 @@ import type { DrawStyle } from './style.ts';
 const digitsFor = (pixelRatio: number) => Math.ceil(Math.log10(10 * pixelRatio));
 
 /**
- * The features as SVG paths, in the order given: polygons filled (even-odd) and outlined,
- * holes outlined and left open; lines stroked; points as round symbols filled and outlined.
+ * The features as SVG paths, in the order given: polygons filled and outlined, holes outlined
+ * and left open; lines stroked; points as round symbols filled and outlined. A feature's
+ * polygons (GDAL's organisation: an outer ring and its holes) are filled as their union
+ * (decisions.md, "Drawing an image"): outer rings wound one way and holes the other, filled
+ * nonzero, so two overlapping outer rings of one record neither cancel each other (even-odd
+ * over the whole record showed their overlap as a hole, where GDAL reads two polygons and
+ * fills both) nor, under a translucent fill, darken twice where they overlap.
  * Shapes are in image (CSS) pixels already (projection/pixels.ts), so d3-geo's path writer
  * runs without a projection; `pixelRatio` real pixels per CSS pixel sets the precision.
  */
@@ -22,6 +28,7 @@ export function featuresSvg(shapes: readonly Shape[], style: DrawStyle, pixelRat
   let paths = '';
   for (const shape of shapes) {
     const geometry = shapeToGeoJson(shape);
+    if (geometry?.type === 'MultiPolygon') windForUnion(geometry.coordinates);
     const d = geometry && path(geometry);
     if (!d) continue;
     switch (shape.kind) {
@@ -29,8 +36,8 @@ export function featuresSvg(shapes: readonly Shape[], style: DrawStyle, pixelRat
         if (strokeDrawn) paths += `<path d="${d}" fill="none"/>`;
         break;
       case 'points':
-        // Overlapping symbols of one MultiPoint must not cancel each other out.
-        paths += `<path d="${d}" fill-rule="nonzero"/>`;
+        // Nonzero (SVG's default): overlapping symbols of one MultiPoint do not cancel each other out.
+        paths += `<path d="${d}"/>`;
         break;
       case 'polygons':
         paths += `<path d="${d}"/>`;
@@ -39,7 +46,28 @@ export function featuresSvg(shapes: readonly Shape[], style: DrawStyle, pixelRat
   if (!paths) return '';
   const stroke = strokeDrawn ? `${paint('stroke', style.lineColor)} stroke-width="${style.lineWidth}"` : ' stroke="none"';
   return (
-    `<g fill-rule="evenodd"${paint('fill', style.fillColor, style.fillOpacity)}${stroke}` +
+    `<g${paint('fill', style.fillColor, style.fillOpacity)}${stroke}` +
     ` stroke-linejoin="round" stroke-linecap="round">${paths}</g>`
   );
+}
+
+/**
+ * Winds each polygon's outer ring positively (by its signed area) and its holes negatively,
+ * in place: under the nonzero rule a hole then cuts its own polygon, and where polygons
+ * overlap the windings add up instead of cancelling.
+ */
+function windForUnion(polygons: Position[][][]): void {
+  for (const rings of polygons) {
+    rings.forEach((ring, index) => {
+      const outer = index === 0;
+      if (signedArea(ring) > 0 !== outer) ring.reverse();
+    });
+  }
+}
+
+/** Twice the ring's signed area (shoelace); its sign says which way it winds. */
+function signedArea(ring: readonly Position[]): number {
+  let area = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) area += (ring[j][0] - ring[i][0]) * (ring[j][1] + ring[i][1]);
+  return area;
 }
