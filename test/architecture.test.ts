@@ -200,6 +200,13 @@ describe('the import graph', () => {
 });
 
 describe('the folders', () => {
+  it("keep the jobs of images and maps (drawing/) and /ogc's (features/) apart: neither imports the other", () => {
+    const crossings = [...unitImports]
+      .filter(([from]) => from === 'src/drawing/' || from === 'src/features/')
+      .flatMap(([from, arrows]) => [...arrows].filter(([to]) => to !== from && (to === 'src/drawing/' || to === 'src/features/')).flatMap(([, imports]) => imports));
+    expect(crossings).toEqual([]);
+  });
+
   it('import each other in no loop', () => {
     // Each knot with the imports that tie it, one file import for each arrow inside it.
     const loops = knots().map((knot) =>

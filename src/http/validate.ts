@@ -41,7 +41,8 @@ export function validQuery<T extends z.ZodType>(schema: T) {
       const sentences = [...new Set(result.error.issues.map((issue) => describeIssue(issue, query)))];
       throw new BadRequestError(sentences.join(' '));
     }
-    // The names the operation took, for the request log: cache-busters and other unknown names are anybody's text.
+    // For the request log: the names given that are parameters of the interface (of this operation or the other,
+    // which it ignores), from that fixed list; cache-busters and other unknown names are anybody's text.
     (c as unknown as Context<AppEnv>).set('queryNames', [...new Set(Object.keys(c.req.queries()).flatMap((name) => spelledParameter(name.toLowerCase()) ?? []))]);
   });
 }

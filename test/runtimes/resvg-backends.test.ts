@@ -6,7 +6,7 @@ const NOTO_SANS = fileURLToPath(
   import.meta.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
 );
 
-/** What the drawing code emits: even-odd fills with holes, round joins, gradients, circles, text. */
+/** What the drawing code asks of the rasterizer: fills with holes (both fill rules are resvg's), round joins, gradients, circles, text. */
 const SVGS = {
   shapes:
     '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120">' +
