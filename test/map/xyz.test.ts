@@ -7,6 +7,7 @@ import { RD_NEW_PRJ, writeFixtures } from '../support/fixtures.ts';
 import { decodePng, type DecodedPng } from '../support/png.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import { until } from '../support/until.ts';
 import { redCentre, sameColour } from './pixels.ts';
 import { CHECKERBOARD_PLUGIN, mapUrl, MARKER, startTileServer, tileColour, worldPixel, type TileServer } from './support.ts';
 
@@ -256,10 +257,9 @@ describe('xyz provider, when the tile server does not answer', () => {
 
 /**
  * Resolves once `folder` and its subfolders hold `count` finished files. Nothing tells when
- * a file is written, and watching a tree that grows new folders misses files, so it looks
- * again and again: for as long as it takes, not for a guessed time.
+ * a file is written, and watching a tree that grows new folders misses files.
  */
-async function untilFileCount(folder: string, count: number): Promise<void> {
+function untilFileCount(folder: string, count: number): Promise<void> {
   const files = () => readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.endsWith('.partial'));
-  while (files().length < count) await new Promise((resolve) => setTimeout(resolve, 10));
+  return until(() => files().length >= count);
 }

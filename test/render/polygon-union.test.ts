@@ -9,29 +9,27 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { square } from '../support/fixtures.ts';
 import { decodePng } from '../support/png.ts';
 import { imagesUrl, startServer, type TestServer } from '../support/server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
-const square = (x: number, y: number, side: number) => [
-  [x, y],
-  [x + side, y],
-  [x + side, y + side],
-  [x, y + side],
-  [x, y],
-];
-
 let server: TestServer;
 beforeAll(async () => {
   const dir = makeTempDir('union-');
+  // Outer rings counter-clockwise and holes clockwise, as GeoJSON winds them (fixtures' square is clockwise).
   const features = [
     // Two squares of side 2 overlapping in [1,2]×[1,2].
-    { type: 'MultiPolygon', coordinates: [[square(0, 0, 2)], [square(1, 1, 2)]] },
+    { type: 'MultiPolygon', coordinates: [[square(0, 0, 2).reverse()], [square(1, 1, 2).reverse()]] },
     // A square of side 3 with a hole of side 1 in its middle.
-    { type: 'Polygon', coordinates: [square(10, 0, 3), square(11, 1, 1).reverse()] },
+    { type: 'Polygon', coordinates: [square(10, 0, 3).reverse(), square(11, 1, 1)] },
   ].map((geometry) => ({ type: 'Feature', properties: {}, geometry }));
   writeFileSync(join(dir, 'input.geojson'), JSON.stringify({ type: 'FeatureCollection', features }));
   execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'union.shp'), join(dir, 'input.geojson')]);
+  // The premise, as GDAL reads the file back: two polygons in the first record, not a polygon and a hole.
+  const read = execFileSync('ogrinfo', ['-al', '-q', join(dir, 'union.shp')], { encoding: 'utf8' });
+  expect(read).toContain('MULTIPOLYGON (((');
+  expect(read).toMatch(/\)\),\(\(/);
   server = await startServer({ dataDir: dir, render: { workers: 1 } });
 });
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { allTypes, startTileServer, type TileServer } from '../map/support.ts';
 import { decodePng } from '../support/png.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import { until } from '../support/until.ts';
 
 /**
  * The server as a process: SIGTERM stops it without dropping the answers in progress,
@@ -72,15 +73,6 @@ async function slowMap(server: SpawnedServer, key = KEY): Promise<{ answer: Prom
   const answer = fetch(mapUrl(server, key));
   await tiles.until(() => tiles.requests.length > asked);
   return { answer };
-}
-
-/**
- * Resolves once `condition` holds, asked again and again: what another process is at
- * (ready, listening) shows only when asked. For as long as it takes (the test's timeout
- * ends a wait that never does), not for a guessed time.
- */
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** Whether a new TCP connection to the server is refused. */

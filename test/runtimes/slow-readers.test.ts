@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, serverCommand } from '../../bench/server-process.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
-import { LARGE_ANSWER_BYTES, PAST_SOCKET_BUFFERS_FIELDS, stallingClient, until, writeWidePoints, type StalledClient } from '../support/slow-readers.ts';
+import { LARGE_ANSWER_BYTES, PAST_SOCKET_BUFFERS_FIELDS, stallingClient, writeWidePoints, type StalledClient } from '../support/slow-readers.ts';
+import { until } from '../support/until.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

@@ -88,12 +88,3 @@ export function stallingClient(origin: string, path: string, headers: Record<str
     });
   });
 }
-
-/** Polls `condition` until it holds: for what a server does on its own time, with nothing to listen to. */
-export async function until(condition: () => Promise<boolean>, withinMs = 30_000): Promise<void> {
-  const deadline = performance.now() + withinMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`not so within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
