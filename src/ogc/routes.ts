@@ -25,11 +25,16 @@ import { collectionHtml, collectionsHtml, landingHtml } from './html/catalog-pag
 import { itemHtml, itemsHtml, type ShownFeature } from './html/feature-pages.ts';
 
 /** `admitted`: what every request that reads shapefiles passes first (admission, the request's signal). */
+/** The most bytes of features (as the workers write them, without coordinates) one HTML page may show. */
+const HTML_FEATURES_BYTES = 2 * 1024 * 1024;
+
 export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv>): Hono<AppEnv> {
   const { catalog, drawing, config, logger } = services;
   const queries = ogcQueries(config.ogc);
   const definition = apiDefinition(queries);
   const limits = { maxPageVertices: config.ogc.maxPageVertices, maxRings: config.limits.maxRings, maxAnswerBytes: config.limits.maxAnswerBytes };
+  // A page for people is parsed and written on the event loop: its features' text is held to a page's worth, not an answer's.
+  const pageLimits = { ...limits, maxAnswerBytes: Math.min(limits.maxAnswerBytes, HTML_FEATURES_BYTES) };
   const ogc = new Hono<AppEnv>();
   const route = (operation: keyof typeof OPERATIONS) => honoPath(OPERATIONS[operation].path);
   /** The request's URL as links must name it (ogc.publicUrl behind a proxy). */
@@ -121,7 +126,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
         limit: query.limit,
         properties: query.properties,
         geometry: asHtml ? 'type' : 'whole',
-        limits,
+        limits: asHtml ? pageLimits : limits,
       },
       c.get('signal'),
     );
@@ -154,7 +159,9 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
       throw new NotFoundError(`Collection '${files.name}' has no feature of that id: feature ids are record numbers 0, 1, 2, …`);
     }
     const asHtml = wantsHtml(c, query.f);
-    const job = { files, fid: Number(id), properties: query.properties, geometry: asHtml ? ('type' as const) : ('whole' as const), limits };
+    const job = asHtml
+      ? { files, fid: Number(id), properties: query.properties, geometry: 'type' as const, limits: pageLimits }
+      : { files, fid: Number(id), properties: query.properties, geometry: 'whole' as const, limits };
     const { feature, stages } = await drawing.run('item', job, c.get('signal'));
     c.get('timing')?.job(stages);
     if (asHtml) return sendHtml(c, itemHtml(linkingFor(c, linkUrl(c)), linkUrl(c), files.name, parsed<ShownFeature>(feature)));

@@ -10,6 +10,7 @@ import { DEMO_KEY } from '../../src/config/schema.ts';
 import { ShapeType } from '../../src/shapefile/types.ts';
 import { WGS84_PRJ, writeFixtures } from '../support/fixtures.ts';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
+import { writeWidePoints } from '../support/slow-readers.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
@@ -22,6 +23,8 @@ beforeAll(async () => {
   const writer = createShapefileWriter(join(dir, 'marks'), { shapeType: ShapeType.Point, fields: [{ name: 'NAME', type: 'C', length: 60 }], prj: WGS84_PRJ });
   writer.write({ type: 'Point', coordinates: [5, 52] }, { NAME: HOSTILE });
   writer.close();
+  // 1,000 points of 10 × 254 characters: ~2.8 MB of attributes, past what one page shows.
+  writeWidePoints(dir, 'wide', { count: 1000, fields: 10 });
   [keyed, demo] = await Promise.all([startServer({ dataDir: dir }), startServer({ dataDir: dir, keys: [] })]);
 });
 afterAll(async () => {
@@ -138,5 +141,16 @@ describe('the pages', () => {
     const byHeader = await answer(demo, '/ogc/collections/squares/items/1?f=html', { 'X-API-Key': DEMO_KEY });
     expect(byHeader.text).not.toContain(DEMO_KEY);
     expect(byHeader.text).not.toContain('<img');
+  });
+});
+
+describe('a page of features for people', () => {
+  it("holds a page's worth of features, not an answer's: it is parsed and written on the event loop", async () => {
+    const json = await answer(keyed, '/ogc/collections/wide/items?limit=1000');
+    expect(json.status).toBe(200);
+    const html = await answer(keyed, '/ogc/collections/wide/items?limit=1000&f=html');
+    expect(html.status).toBe(400);
+    expect(html.text).toContain("Ask for fewer features with 'limit'");
+    expect((await answer(keyed, '/ogc/collections/wide/items?limit=100&f=html')).status).toBe(200);
   });
 });
