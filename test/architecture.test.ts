@@ -60,6 +60,7 @@ const LAYERS = [
   'src/raster/',
   'src/hotspots/',
   'src/filter/',
+  'src/thematic/',
   // A request's vocabulary: its parameters, the themes they name, the envelope of its answer.
   'src/params/',
   'src/themes/',
