@@ -24,6 +24,8 @@ const DEFAULT_LIMITS = {
   maxAnswerBytes: 48 * 1024 * 1024,
   writeStallMs: 10_000,
   maxPendingAnswerBytes: 512 * 1024 * 1024,
+  maxCategories: 24,
+  maxLabels: 500,
 };
 
 const DEFAULT_OGC = { maxLimit: 1000, maxPageVertices: 2_000_000 };
@@ -179,6 +181,13 @@ export const configSchema = z
          * of 10.5 MB unread). Answers without admission (the docs) are not counted.
          */
         maxPendingAnswerBytes: z.number().int().min(0).default(DEFAULT_LIMITS.maxPendingAnswerBytes),
+        /** Most classes `classify=categories` makes, one per distinct value in order of first appearance; the rest share an "other" class. */
+        maxCategories: z.number().int().min(1).max(1000).default(DEFAULT_LIMITS.maxCategories),
+        /**
+         * Most labels one picture places (`labelField`); features past it, by priority (larger
+         * first), are not labelled, and the placement's work stops there.
+         */
+        maxLabels: z.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.maxLabels),
       })
       .strict()
       .default(DEFAULT_LIMITS),

@@ -49,6 +49,7 @@ function hotSpotXml(spot: HotSpot): string {
     textElement('Shape', spot.Shape) +
     textElement('Coords', spot.Coords) +
     (spot.Attributes ? attributesXml(spot.Attributes) : '') +
+    (spot.Class === undefined ? '' : textElement('Class', String(spot.Class))) +
     endTag('HotSpot')
   );
 }

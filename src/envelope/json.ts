@@ -6,7 +6,8 @@
  */
 import { answerTooLarge, type AnswerLimit } from './answer-limit.ts';
 import { BoundedBytes } from './bounded-bytes.ts';
-import { RESOURCE_TYPE, type Envelope } from './model.ts';
+import { legendJson } from './legend-parts.ts';
+import { LEGEND_RESOURCE_TYPE, RESOURCE_TYPE, type Envelope } from './model.ts';
 
 /** The envelope as UTF-8; past `limit` (a success's answer limit) the limit's 400 is thrown. */
 export function envelopeToJson(envelope: Envelope, namespace: string, limit?: AnswerLimit): Uint8Array {
@@ -23,12 +24,17 @@ export function envelopeToJson(envelope: Envelope, namespace: string, limit?: An
     out.text(`${head.slice(0, -1)},"Resource":null}`);
     return out.finish();
   }
+  if ('kind' in resource) {
+    const legendHead = JSON.stringify({ __type: `${LEGEND_RESOURCE_TYPE}:${namespace}`, Shapefile: resource.shapefile });
+    out.text(`${head.slice(0, -1)},"Resource":${legendHead.slice(0, -1)},"Legend":${legendJson(resource.legend)}}}`);
+    return out.finish();
+  }
   const resourceHead = JSON.stringify({ __type: `${RESOURCE_TYPE}:${namespace}`, ItemId: resource.itemId, Shapefile: resource.shapefile });
   out.text(`${head.slice(0, -1)},"Resource":${resourceHead.slice(0, -1)},"ShapefileFeatureImages":[`);
   resource.images.forEach((image, i) => {
     if (i > 0) out.text(',');
     out.bytes(image);
   });
-  out.text(']}}');
+  out.text(resource.legend ? `],"Legend":${legendJson(resource.legend)}}}` : ']}}');
   return out.finish();
 }

@@ -1,5 +1,6 @@
 /** The envelope every operation answers with, as the interface defines it, and the images it carries. */
 import type { HotSpot } from '../hotspots/hotspots.ts';
+import type { Legend } from '../thematic/legend.ts';
 
 export type { HotSpot };
 
@@ -22,6 +23,15 @@ export interface ImageCollection {
    * format=png, svg and jpeg the picture's bytes.
    */
   images: Uint8Array[];
+  /** A styled request's classes (styleBy, or a theme's classify or rules), after the images. */
+  legend?: Legend;
+}
+
+/** The legend route's Resource: a styled request's legend alone, as WMS GetLegendGraphic answers it. */
+export interface ShapefileLegend {
+  kind: 'legend';
+  shapefile: string;
+  legend: Legend;
 }
 
 /** The Response envelope every operation returns, success or failure. */
@@ -33,10 +43,11 @@ export interface Envelope {
   errorDetails: string;
   traceId: string;
   /** null on failure. */
-  resource: ImageCollection | null;
+  resource: ImageCollection | ShapefileLegend | null;
 }
 
 export const RESOURCE_TYPE = 'ShapefileFeatureImageCollection';
+export const LEGEND_RESOURCE_TYPE = 'ShapefileLegend';
 
 const REASON_PHRASES: Record<number, string> = {
   200: 'OK',

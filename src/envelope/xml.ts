@@ -6,7 +6,8 @@
  */
 import { answerTooLarge, type AnswerLimit } from './answer-limit.ts';
 import { BoundedBytes } from './bounded-bytes.ts';
-import { RESOURCE_TYPE, type Envelope } from './model.ts';
+import { legendXml } from './legend-parts.ts';
+import { LEGEND_RESOURCE_TYPE, RESOURCE_TYPE, type Envelope } from './model.ts';
 import { emptyElement, endTag, NIL, startTag, textElement, XSI } from './xml-markup.ts';
 
 /** The envelope as UTF-8; past `limit` (a success's answer limit) the limit's 400 is thrown. */
@@ -24,6 +25,10 @@ export function envelopeToXml(envelope: Envelope, namespace: string, limit?: Ans
   const { resource } = envelope;
   if (resource === null) {
     out.text(emptyElement('Resource', NIL));
+  } else if ('kind' in resource) {
+    out.text(
+      startTag('Resource', { 'i:type': LEGEND_RESOURCE_TYPE }) + textElement('Shapefile', resource.shapefile) + legendXml(resource.legend) + endTag('Resource'),
+    );
   } else {
     out.text(startTag('Resource', { 'i:type': RESOURCE_TYPE }) + textElement('ItemId', String(resource.itemId)) + textElement('Shapefile', resource.shapefile));
     if (resource.images.length === 0) {
@@ -33,6 +38,7 @@ export function envelopeToXml(envelope: Envelope, namespace: string, limit?: Ans
       for (const image of resource.images) out.bytes(image);
       out.text(endTag('ShapefileFeatureImages'));
     }
+    if (resource.legend) out.text(legendXml(resource.legend));
     out.text(endTag('Resource'));
   }
   out.text(endTag('Response'));

@@ -19,6 +19,8 @@ export interface HotSpot {
   Coords: string;
   /** With `hotSpotFields=`: the feature's values of those fields, after the interface's own members. */
   Attributes?: Record<string, AttributeValue>;
+  /** A styled picture's: the feature's class, its index in the legend's classes (0-based), after Attributes. */
+  Class?: number;
 }
 
 export interface HotSpotFeature {

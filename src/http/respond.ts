@@ -25,7 +25,8 @@ export interface EnvelopeSettings {
 export function sendEnvelope(c: Context<AppEnv>, envelope: Envelope, format: Format, settings: EnvelopeSettings, limit?: AnswerLimit): Response {
   const status = envelope.statusCode as 200;
   if (status !== 200) notCacheable(c);
-  const firstImage = envelope.resource?.images[0];
+  const { resource } = envelope;
+  const firstImage = resource && !('kind' in resource) ? resource.images[0] : undefined;
   const imageType = IMAGE_CONTENT_TYPES[format];
   if (imageType && firstImage) {
     if (status === 200) reserveAnswer(c, firstImage.byteLength);

@@ -11,6 +11,7 @@ import {
   type Format,
   type ImageSize,
 } from './fields.ts';
+import { thematicFields } from './thematic.ts';
 
 export interface RequestLimits {
   maxSize: number;
@@ -27,6 +28,7 @@ export const commonFields = (limits: RequestLimits) => ({
   where: whereParam().optional(),
   nocache: withDefault(switchParam(), 0),
   scale: withDefault(integerParam(1, MAX_SCALE), 1),
+  ...thematicFields,
 });
 
 interface CommonQuery {

@@ -5,6 +5,7 @@ import { choiceParam, fidParam, IMAGE_FORMATS, nonNegativeNumberParam, switchPar
 import { foldQueryNames } from './normalize.ts';
 import { readStyleParams, resolveStyle, styleFields } from './style.ts';
 import type { Theme } from './theme.ts';
+import { readThematic } from './thematic.ts';
 
 /** The images operation's query (names lower-cased), validated and with the style resolved. */
 export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<string, Theme>) {
@@ -38,6 +39,7 @@ export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<str
       singleImage: query.singleimage ?? false,
       reduceTol: query.reducetol ?? 0,
       style,
+      thematic: readThematic(query, theme),
     };
   });
 }

@@ -6,9 +6,12 @@ import { commonFields, readCommon, type RequestLimits } from './common.ts';
 import { choiceParam, colourParam, fidParam, integerParam, MAP_FORMATS, switchParam, withDefault } from './fields.ts';
 import { foldQueryNames } from './normalize.ts';
 import { DEFAULT_STYLE, resolveStyle } from './style.ts';
+import { readThematic } from './thematic.ts';
 
 /** Polygons on a map: the outline colour over a 20 % fill of the same colour. */
 const MAP_FILL_OPACITY = 0.2;
+/** Polygons coloured by class on a map: strong enough to read the classes, light enough to see the basemap through. */
+const STYLED_MAP_FILL_OPACITY = 0.7;
 
 /** The map operation's query (names lower-cased), validated, with the drawing style resolved. */
 export function mapQuerySchema(limits: RequestLimits) {
@@ -27,11 +30,13 @@ export function mapQuerySchema(limits: RequestLimits) {
   return z.preprocess(foldQueryNames(Object.keys(fields)), base).transform((query, ctx) => {
     const common = readCommon(query, ctx);
     const lineColor = query.linecolor ?? DEFAULT_STYLE.lineColor;
+    // Maps take no theme: their thematic settings are the parameters alone.
+    const thematic = readThematic(query, undefined);
     const style: DrawStyle = resolveStyle({
       lineColor,
       lineWidth: query.linewidth,
       fillColor: lineColor,
-      fillOpacity: MAP_FILL_OPACITY,
+      fillOpacity: thematic.colouring ? STYLED_MAP_FILL_OPACITY : MAP_FILL_OPACITY,
     });
     return {
       ...common,
@@ -42,6 +47,7 @@ export function mapQuerySchema(limits: RequestLimits) {
       zoom: query.zoom,
       useBoundingBox: query.useboundingbox ?? false,
       style,
+      thematic,
     };
   });
 }

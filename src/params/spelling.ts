@@ -8,6 +8,8 @@ const SPELLING = new Map(
     'file', 'fid', 'size', 'buffer', 'singleImage', 'includeHotSpots', 'theme', 'reduceTol', 'noCache', 'format', 'key',
     'lineColor', 'lineWidth', 'fillColor', 'bgColor1', 'bgColor2', 'bgAngle', 'grid', 'gridColor', 'gridSpace',
     'culture', 'type', 'useBoundingBox', 'zoom', 'where', 'hotSpotFields', 'scale',
+    'styleBy', 'classify', 'classes', 'palette', 'reversePalette', 'nullColor', 'labelField', 'labelSize', 'labelColor',
+    'labelHalo', 'legend', 'legendPosition',
   ].map((name) => [name.toLowerCase(), name]),
 );
 

@@ -3,7 +3,7 @@ import type { Position } from 'geojson';
 import type { Shape } from '../geometry/shape.ts';
 import { shapeToGeoJson } from '../geometry/to-geojson.ts';
 import { paint } from './paint.ts';
-import type { DrawStyle } from './style.ts';
+import type { DrawStyle, FeaturePaint } from './style.ts';
 
 /**
  * Decimals of the coordinates (CSS pixels) for tenths of a real pixel: finer than
@@ -21,34 +21,47 @@ const digitsFor = (pixelRatio: number) => Math.ceil(Math.log10(10 * pixelRatio))
  * fills both) nor, under a translucent fill, darken twice where they overlap.
  * Shapes are in image (CSS) pixels already (projection/pixels.ts), so d3-geo's path writer
  * runs without a projection; `pixelRatio` real pixels per CSS pixel sets the precision.
+ * `paints`, one per shape, give a styled picture's features their class's or rule's
+ * colours, written on their own paths over the group's.
  */
-export function featuresSvg(shapes: readonly Shape[], style: DrawStyle, pixelRatio: number): string {
+export function featuresSvg(shapes: readonly Shape[], style: DrawStyle, pixelRatio: number, paints?: readonly (FeaturePaint | undefined)[]): string {
   const path = geoPath().digits(digitsFor(pixelRatio)).pointRadius(style.pointRadius);
   const strokeDrawn = style.lineWidth > 0 && style.lineColor.a > 0;
   let paths = '';
-  for (const shape of shapes) {
+  shapes.forEach((shape, index) => {
     const geometry = shapeToGeoJson(shape);
     if (geometry?.type === 'MultiPolygon') windForUnion(geometry.coordinates);
     const d = geometry && path(geometry);
-    if (!d) continue;
+    if (!d) return;
+    const own = paints?.[index];
+    const ownStroke = own && ownStrokeAttributes(own, style);
     switch (shape.kind) {
       case 'lines':
-        if (strokeDrawn) paths += `<path d="${d}" fill="none"/>`;
+        if (ownStroke === undefined ? strokeDrawn : ownStroke !== NO_STROKE) paths += `<path d="${d}" fill="none"${ownStroke ?? ''}/>`;
         break;
       case 'points':
-        // Nonzero (SVG's default): overlapping symbols of one MultiPoint do not cancel each other out.
-        paths += `<path d="${d}"/>`;
-        break;
       case 'polygons':
-        paths += `<path d="${d}"/>`;
+        // Nonzero (SVG's default): overlapping symbols of one MultiPoint do not cancel each other out.
+        paths += `<path d="${d}"${own?.fillColor ? paint('fill', own.fillColor, style.fillOpacity) : ''}${ownStroke ?? ''}/>`;
     }
-  }
+  });
   if (!paths) return '';
-  const stroke = strokeDrawn ? `${paint('stroke', style.lineColor)} stroke-width="${style.lineWidth}"` : ' stroke="none"';
+  const stroke = strokeDrawn ? `${paint('stroke', style.lineColor)} stroke-width="${style.lineWidth}"` : NO_STROKE;
   return (
     `<g${paint('fill', style.fillColor, style.fillOpacity)}${stroke}` +
     ` stroke-linejoin="round" stroke-linecap="round">${paths}</g>`
   );
+}
+
+const NO_STROKE = ' stroke="none"';
+
+/** A feature's own outline attributes where its paint changes the style's outline; undefined when it changes nothing. */
+function ownStrokeAttributes(own: FeaturePaint, style: DrawStyle): string | undefined {
+  if (own.lineColor === undefined && own.lineWidth === undefined) return undefined;
+  const colour = own.lineColor ?? style.lineColor;
+  const width = own.lineWidth ?? style.lineWidth;
+  if (width <= 0 || colour.a <= 0) return NO_STROKE;
+  return `${paint('stroke', colour)} stroke-width="${width}"`;
 }
 
 /**

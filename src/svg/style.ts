@@ -20,6 +20,13 @@ export interface DrawStyle {
   grid?: Grid;
 }
 
+/** A feature's own paint over the drawing's style (its class's or its rule's colours); what it leaves unset, the style gives. */
+export interface FeaturePaint {
+  fillColor?: Rgba;
+  lineColor?: Rgba;
+  lineWidth?: number;
+}
+
 export interface Background {
   color1: Rgba;
   /** When set, a linear gradient from color1 to color2. */

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { answerTooLarge } from '../../src/envelope/answer-limit.ts';
 import { imagePart } from '../../src/envelope/image-part.ts';
 import { envelopeToJson } from '../../src/envelope/json.ts';
-import { RESOURCE_TYPE, type Envelope, type FeatureImage } from '../../src/envelope/model.ts';
+import { RESOURCE_TYPE, type Envelope, type FeatureImage, type ImageCollection } from '../../src/envelope/model.ts';
 import { envelopeToXml } from '../../src/envelope/xml.ts';
 import type { Format } from '../../src/params/fields.ts';
 import { xmlSafe } from '../../src/xml-text.ts';
@@ -85,7 +85,7 @@ function referenceXml(source: Envelope, withImages: FeatureImage[] | null): stri
     resource.att(XSI, 'i:nil', 'true');
   } else {
     resource.att(XSI, 'i:type', RESOURCE_TYPE);
-    resource.ele('ItemId').txt(String(source.resource!.itemId));
+    resource.ele('ItemId').txt(String((source.resource as ImageCollection).itemId));
     resource.ele('Shapefile').txt(xmlSafe(source.resource!.shapefile));
     const list = resource.ele('ShapefileFeatureImages');
     for (const image of withImages) appendImage(list, image);
@@ -129,7 +129,7 @@ function referenceJson(source: Envelope, withImages: FeatureImage[] | null): str
     TraceId: source.traceId,
     Resource: withImages && {
       __type: `${RESOURCE_TYPE}:${NAMESPACE}`,
-      ItemId: source.resource!.itemId,
+      ItemId: (source.resource as ImageCollection).itemId,
       Shapefile: source.resource!.shapefile,
       ShapefileFeatureImages: withImages.map((image) => ({
         ItemId: image.itemId,
