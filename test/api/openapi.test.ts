@@ -50,10 +50,12 @@ describe('/openapi.json', () => {
       [
         'file', 'fid', 'where', 'size', 'buffer', 'singleImage', 'includeHotSpots', 'hotSpotFields', 'theme', 'reduceTol', 'noCache',
         'format', 'scale', 'lineColor', 'lineWidth', 'fillColor', 'bgColor1', 'bgColor2', 'bgAngle', 'grid', 'gridColor', 'gridSpace',
+        'styleBy', 'classify', 'classes', 'palette', 'reversePalette', 'nullColor', 'labelField', 'labelSize', 'labelColor', 'labelHalo',
+        'legend', 'legendPosition',
       ].sort(),
     );
     expect(parametersOf(MAP).map((parameter) => parameter.name)).toEqual(
-      expect.arrayContaining(['file', 'fid', 'where', 'culture', 'type', 'lineColor', 'lineWidth', 'useBoundingBox', 'zoom']),
+      expect.arrayContaining(['file', 'fid', 'where', 'culture', 'type', 'lineColor', 'lineWidth', 'useBoundingBox', 'zoom', 'styleBy', 'legend']),
     );
   });
 
