@@ -57,10 +57,13 @@ const LAYERS = [
   'src/projection/',
   'src/map/',
   'src/svg/',
+  'src/text/',
+  'src/labels/',
   'src/raster/',
   'src/hotspots/',
   'src/filter/',
   'src/thematic/',
+  'src/legend/',
   // A request's vocabulary: its parameters, the themes they name, the envelope of its answer.
   'src/params/',
   'src/themes/',
