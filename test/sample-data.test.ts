@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { buildSampleData } from '../scripts/lib/sample-data.ts';
 const DATA_DIR = fileURLToPath(new URL('../data/', import.meta.url));
 const SAMPLES = ['countries', 'borders', 'country_centres', 'benelux_rd'];
 
-type Properties = Record<string, string | null>;
+type Properties = Record<string, string | number | boolean | null>;
 
 async function readAll(name: string): Promise<Feature<Geometry, Properties>[]> {
   const source = await shapefile.open(join(DATA_DIR, `${name}.shp`), join(DATA_DIR, `${name}.dbf`), { encoding: 'utf-8' });
@@ -47,6 +48,13 @@ function polygonContains(geometry: Geometry, point: Position): boolean {
   return polygonsOf(geometry).some(([outer, ...holes]) => ringContains(outer, point) && !holes.some((hole) => ringContains(hole, point)));
 }
 
+/** One feature of `ogrinfo -q -geom=NO`'s listing: its fields as ogrinfo prints them ("(null)" for null). */
+function fieldsOf(block: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const match of block.matchAll(/^ {2}(\w+) \(\w+\) = (.*)$/gm)) fields[match[1]] = match[2];
+  return fields;
+}
+
 describe('the bundled sample data', () => {
   it.each(SAMPLES)('%s has .shp, .shx, .dbf, a .prj and a UTF-8 .cpg', (name) => {
     for (const extension of ['shp', 'shx', 'dbf', 'prj']) {
@@ -77,9 +85,20 @@ describe('the bundled sample data', () => {
     it('decodes names with non-ASCII letters in English and Dutch', () => {
       expect(byName(countries, "Côte d'Ivoire").properties.NAME_NL).toBe('Ivoorkust');
       expect(byName(countries, 'Curaçao').properties.ISO_N3).toBe('531');
-      expect(byName(countries, 'Belgium').properties).toEqual({ NAME: 'Belgium', NAME_NL: 'België', ISO_N3: '056' });
+      expect(byName(countries, 'Belgium').properties).toMatchObject({ NAME: 'Belgium', NAME_NL: 'België', ISO_N3: '056' });
       expect(byName(countries, 'Netherlands').properties.NAME_NL).toBe('Nederland');
-      expect(byName(countries, 'Kosovo').properties).toEqual({ NAME: 'Kosovo', NAME_NL: 'Kosovo', ISO_N3: null });
+      expect(byName(countries, 'Kosovo').properties).toMatchObject({ NAME: 'Kosovo', NAME_NL: 'Kosovo', ISO_N3: null });
+    });
+
+    it('carries a number, two categories and a logical to colour by, every country with a region', () => {
+      const regions = new Set(countries.map((country) => country.properties.REGION));
+      expect([...regions].sort()).toEqual(['Africa', 'Americas', 'Antarctic', 'Asia', 'Europe', 'Oceania']);
+      expect(new Set(countries.map((country) => country.properties.SUBREGION)).size).toBeGreaterThan(15);
+      const areas = countries.map((country) => country.properties.AREA_KM2).filter((area) => area !== null);
+      expect(areas.length).toBeGreaterThan(230);
+      expect(new Set(areas).size).toBeGreaterThan(200);
+      for (const area of areas) expect(area).toBeGreaterThan(0);
+      expect(countries.filter((country) => country.properties.LANDLOCKED === true).length).toBeGreaterThan(30);
     });
 
     it('writes rings so that holes read back as holes (outer rings clockwise)', () => {
@@ -90,6 +109,28 @@ describe('the bundled sample data', () => {
       expect(polygonContains(southAfrica, pretoria)).toBe(true);
       expect(polygonContains(southAfrica, maseru)).toBe(false);
       expect(polygonContains(byName(countries, 'Lesotho').geometry, maseru)).toBe(true);
+    });
+
+    it('reads, as GDAL reads them (ogrinfo), AREA_KM2 as a real, REGION and SUBREGION as text, LANDLOCKED as T or F', () => {
+      const path = join(DATA_DIR, 'countries.shp');
+      const summary = execFileSync('ogrinfo', ['-so', path, 'countries'], { encoding: 'utf8' });
+      expect(summary).toMatch(/^AREA_KM2: Real \(\d+\.2\)$/m);
+      expect(summary).toMatch(/^REGION: String \(\d+\.0\)$/m);
+      expect(summary).toMatch(/^SUBREGION: String \(\d+\.0\)$/m);
+      // A dBASE logical: GDAL 3.6 lists it as a one-character string.
+      expect(summary).toMatch(/^LANDLOCKED: String \(1\.0\)$/m);
+
+      const where = "NAME IN ('Netherlands', 'Mongolia', 'Vatican', 'Antarctica', 'Somaliland')";
+      const listing = execFileSync('ogrinfo', ['-q', '-geom=NO', '-where', where, path, 'countries'], { encoding: 'utf8' });
+      const features = listing.split('OGRFeature(countries):').slice(1).map(fieldsOf);
+      expect(features).toEqual([
+        expect.objectContaining({ NAME: 'Vatican', AREA_KM2: '0.44', REGION: 'Europe', SUBREGION: 'Southern Europe', LANDLOCKED: 'T' }),
+        // No world-countries entry of its own: region by hand, no area.
+        expect.objectContaining({ NAME: 'Somaliland', AREA_KM2: '(null)', REGION: 'Africa', SUBREGION: 'Eastern Africa', LANDLOCKED: 'F' }),
+        expect.objectContaining({ NAME: 'Netherlands', AREA_KM2: '41850.00', REGION: 'Europe', SUBREGION: 'Western Europe', LANDLOCKED: 'F' }),
+        expect.objectContaining({ NAME: 'Mongolia', AREA_KM2: '1564110.00', REGION: 'Asia', SUBREGION: 'Eastern Asia', LANDLOCKED: 'T' }),
+        expect.objectContaining({ NAME: 'Antarctica', AREA_KM2: '14000000.00', REGION: 'Antarctic', SUBREGION: '(null)', LANDLOCKED: 'F' }),
+      ]);
     });
 
     it('has many-part countries', () => {

@@ -17,8 +17,8 @@ import { encoderFor, encodingFromLabel, ldidFor } from '../../src/shapefile/enco
 export interface DbfField {
   /** At most 10 ASCII characters. */
   name: string;
-  /** C: character, N: numeric. */
-  type: 'C' | 'N';
+  /** C: character, N: numeric, L: logical ('T' or 'F'; null is left blank, which readers take as null). */
+  type: 'C' | 'N' | 'L';
   /** Bytes in a row, 1–254. */
   length: number;
   /** Digits after the decimal point (N only). */

@@ -20,3 +20,19 @@ export function textField(name: string, values: ReadonlyArray<string | null>): D
   const length = Math.max(1, ...values.map((value) => Buffer.byteLength(value ?? '', 'utf8')));
   return { name, type: 'C', length };
 }
+
+/** A number field just wide enough for the widest value written with `decimals` digits after the point. */
+export function numberField(name: string, values: ReadonlyArray<number | null>, decimals = 0): DbfField {
+  const length = Math.max(1, ...values.map((value) => (value === null ? 0 : value.toFixed(decimals).length)));
+  return { name, type: 'N', length, decimals };
+}
+
+/** A logical field: one byte, 'T' or 'F' (see logicalValue). */
+export function logicalField(name: string): DbfField {
+  return { name, type: 'L', length: 1 };
+}
+
+/** How a logical field holds a boolean: 'T', 'F', or blank for null. */
+export function logicalValue(value: boolean | null): string | null {
+  return value === null ? null : value ? 'T' : 'F';
+}

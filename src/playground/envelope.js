@@ -1,14 +1,16 @@
 /**
  * The playground's reading of an images or map answer, JSON or XML: its status, its images
- * (PNG bytes and hot spots, with the attributes the server sent) and its text as the page
- * shows it, the PNG bytes left out. Apart from the page's wiring, so that each format's
- * reading is in one place.
+ * (PNG bytes and hot spots, with the attributes and class the server sent), the legend of a
+ * styled answer, and its text as the page shows it, the PNG bytes left out. Apart from the
+ * page's wiring, so that each format's reading is in one place.
  */
 
 /**
- * @typedef {{ FeatureId: number, Fid: string, Shape: string, Coords: string, Attributes?: Record<string, unknown> }} HotSpot
+ * @typedef {{ FeatureId: number, Fid: string, Shape: string, Coords: string, Attributes?: Record<string, unknown>, Class?: number }} HotSpot
  * @typedef {{ itemId: number, featureId: number, png: Uint8Array<ArrayBuffer>, hotSpots: HotSpot[] }} FeatureImage
- * @typedef {{ statusCode: number, errorDetails: string, images: FeatureImage[], text: string }} Envelope
+ * @typedef {{ Label: string, Color: string, Min: number | null, Max: number | null, Value: unknown, Count: number }} LegendClass
+ * @typedef {{ Field: string | null, Method: string, Classes: LegendClass[] }} Legend
+ * @typedef {{ statusCode: number, errorDetails: string, images: FeatureImage[], legend: Legend | undefined, text: string }} Envelope
  */
 
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -34,7 +36,7 @@ function readJsonEnvelope(/** @type {string} */ text) {
     hotSpots: image.FeatureHotSpots ?? [],
   }));
   const shown = JSON.stringify(answer, (name, value) => (name === 'FeatureImage' ? `(${value.length} PNG bytes left out)` : value), 2);
-  return { statusCode: answer.StatusCode, errorDetails: answer.ErrorDetails, images, text: shown };
+  return { statusCode: answer.StatusCode, errorDetails: answer.ErrorDetails, images, legend: answer.Resource?.Legend ?? undefined, text: shown };
 }
 
 /** @returns {Envelope} */
@@ -50,8 +52,38 @@ function readXmlEnvelope(/** @type {string} */ text) {
     statusCode: Number(childText(root, 'StatusCode')),
     errorDetails: childText(root, 'ErrorDetails'),
     images,
+    legend: readXmlLegend(root),
     text: indentXml(root, ''),
   };
+}
+
+/**
+ * The Resource's Legend (`<Legend><Field/><Method/><Classes><LegendClass>…`), as the JSON
+ * names it; undefined when the answer has none (no styleBy).
+ * @returns {Legend | undefined}
+ */
+function readXmlLegend(/** @type {Element} */ root) {
+  const resource = Array.from(root.children).find((child) => child.localName === 'Resource');
+  const legend = resource && Array.from(resource.children).find((child) => child.localName === 'Legend');
+  if (!legend) return undefined;
+  const classes = Array.from(legend.getElementsByTagNameNS('*', 'LegendClass')).map((entry) => ({
+    Label: childText(entry, 'Label'),
+    Color: childText(entry, 'Color'),
+    Min: numberOrNull(entry, 'Min'),
+    Max: numberOrNull(entry, 'Max'),
+    Value: isNil(entry, 'Value') ? null : childText(entry, 'Value'),
+    Count: Number(childText(entry, 'Count')),
+  }));
+  return { Field: isNil(legend, 'Field') ? null : childText(legend, 'Field'), Method: childText(legend, 'Method'), Classes: classes };
+}
+
+function isNil(/** @type {Element} */ parent, /** @type {string} */ name) {
+  const child = Array.from(parent.children).find((candidate) => candidate.localName === name);
+  return !child || child.getAttributeNS(XSI, 'nil') === 'true';
+}
+
+function numberOrNull(/** @type {Element} */ parent, /** @type {string} */ name) {
+  return isNil(parent, name) ? null : Number(childText(parent, name));
 }
 
 /** @returns {HotSpot} */
@@ -69,6 +101,7 @@ function readXmlHotSpot(/** @type {Element} */ spot) {
       attributes.map((attribute) => [attribute.getAttribute('Name') ?? '', attribute.getAttributeNS(XSI, 'nil') === 'true' ? null : attribute.textContent]),
     );
   }
+  if (Array.from(spot.children).some((child) => child.localName === 'Class')) hotSpot.Class = Number(childText(spot, 'Class'));
   return hotSpot;
 }
 

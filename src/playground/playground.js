@@ -1,16 +1,20 @@
 /**
  * The playground's page: the catalog from /ogc, the form turned into an images or map
  * request, and the answer shown as its images with live image maps, its hot spots
- * highlighted on an SVG overlay, and its envelope. On opening it draws a shapefile at once
- * (first-look.js), so that the first thing a newcomer sees is their data under the pointer.
+ * highlighted on an SVG overlay, its legend and its envelope. On opening it draws a
+ * shapefile at once (first-look.js: the sample countries as a choropleth), so that the
+ * first thing a newcomer sees is their data under the pointer.
  * No dependencies, no build step: the browser loads these modules as they are written.
  */
 import { readEnvelope } from './envelope.js';
-import { chosenFile, drawableIds, FIRST_FEATURES, firstRecordIds, hotSpotFieldCap, hotSpotFieldsWithin } from './first-look.js';
+import { choroplethFor, chosenFile, drawableIds, FIRST_FEATURES, firstRecordIds, hotSpotFieldCap, hotSpotFieldsWithin } from './first-look.js';
+import { classOf, defaultMethod, fieldsOfQueryables, legendPreviewPath } from './thematic.js';
 
 /**
  * @typedef {import('./envelope.js').HotSpot} HotSpot
  * @typedef {import('./envelope.js').FeatureImage} FeatureImage
+ * @typedef {import('./envelope.js').Legend} Legend
+ * @typedef {import('./thematic.js').Field} Field
  * @typedef {{ id: string, title?: string, links?: { href: string, rel: string }[], shapefile?: { featureCount?: number } }} Collection
  * @typedef {{ name: string, description?: string, schema: { enum?: string[] } }} Parameter
  */
@@ -52,10 +56,22 @@ const requestUrlBox = element('request-url', HTMLElement);
 const copyButton = element('copy-url', HTMLButtonElement);
 const copyStatus = element('copy-status', HTMLElement);
 const envelopeBox = element('envelope', HTMLElement);
+const styleBySelect = element('style-by', HTMLSelectElement);
+const classifySelect = element('classify', HTMLSelectElement);
+const classesInput = element('classes', HTMLInputElement);
+const paletteSelect = element('palette', HTMLSelectElement);
+const palettePreview = element('palette-preview', HTMLElement);
+const reversePaletteInput = element('reverse-palette', HTMLInputElement);
+const legendSwitch = element('legend-switch', HTMLInputElement);
+const labelsSwitch = element('labels-switch', HTMLInputElement);
+const labelFieldSelect = element('label-field', HTMLSelectElement);
+const legendPanel = element('legend-panel', HTMLElement);
+const legendField = element('legend-field', HTMLElement);
+const legendClasses = element('legend-classes', HTMLUListElement);
 
 /** @type {Map<string, Collection>} */
 let collections = new Map();
-/** @type {Map<string, Promise<string[]>>} the fields of each collection, asked for once */
+/** @type {Map<string, Promise<Field[]>>} the fields of each collection, with their types, asked for once */
 const fieldsByCollection = new Map();
 /** @type {Map<string, Promise<string[]>>} the ids of each collection's first features, asked for once */
 const firstIdsByCollection = new Map();
@@ -69,6 +85,12 @@ let shownAreas = [];
 let imageUrls = [];
 /** @type {AbortController | undefined} the render under way: a newer one (a click, another file) abandons it */
 let rendering;
+/** @type {AbortController | undefined} the palette preview under way: a newer choice abandons it */
+let previewing;
+/** @type {Legend | undefined} the legend of the answer shown */
+let shownLegend;
+/** @type {Field[]} the fields of the file shown, for the thematic pickers */
+let shownFields = [];
 
 /**
  * @param {string} path
@@ -108,9 +130,18 @@ const parameters = imageParameters();
 /** The most fields the server takes in hotSpotFields, as its API description states it. */
 const fieldCap = parameters.then((list) => hotSpotFieldCap(list.find((parameter) => parameter.name === 'hotSpotFields')?.description));
 
+/** The enumeration the API description gives a parameter of the images operation (theme, palette). */
+async function choicesOf(/** @type {string} */ name) {
+  const parameter = (await parameters).find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+  return parameter?.schema.enum ?? [];
+}
+
 async function loadThemes() {
-  const theme = (await parameters).find((parameter) => parameter.name === 'theme');
-  themeSelect.append(...(theme?.schema.enum ?? []).map((name) => new Option(name, name)));
+  themeSelect.append(...(await choicesOf('theme')).map((name) => new Option(name, name)));
+}
+
+async function loadPalettes() {
+  paletteSelect.append(...(await choicesOf('palette')).map((name) => new Option(name, name)));
 }
 
 /**
@@ -148,9 +179,10 @@ async function loadCatalog(preferred) {
 /**
  * What `ask` answers for collection `id`, asked once; a failure is not kept, so the next
  * look asks again.
- * @param {Map<string, Promise<string[]>>} cache
+ * @template T
+ * @param {Map<string, Promise<T>>} cache
  * @param {string} id
- * @param {() => Promise<string[]>} ask
+ * @param {() => Promise<T>} ask
  */
 function remembered(cache, id, ask) {
   let answer = cache.get(id);
@@ -162,15 +194,20 @@ function remembered(cache, id, ask) {
   return answer;
 }
 
-/** The `.dbf` fields of a collection, from its queryables (OGC API – Features Part 3). */
+/** The `.dbf` fields of a collection with their types, from its queryables (OGC API – Features Part 3). */
 function fieldsOf(/** @type {string} */ id) {
   return remembered(fieldsByCollection, id, async () => {
     const link = collections.get(id)?.links?.find((candidate) => candidate.rel === QUERYABLES_REL);
     if (!link) return [];
     const response = await fetchWithKey(link.href);
     if (!response.ok) throw new Error(await failureOf(response));
-    return Object.keys((await response.json()).properties ?? {});
+    return fieldsOfQueryables(await response.json());
   });
+}
+
+/** The names of a collection's fields; none when they cannot be read. */
+async function fieldNamesOf(/** @type {string} */ id) {
+  return (await fieldsOf(id).catch(() => [])).map((field) => field.name);
 }
 
 /** The ids of a collection's first features that have a shape: what a form naming no features draws. */
@@ -188,28 +225,82 @@ function firstIdsOf(/** @type {string} */ id) {
   });
 }
 
-/** The chosen shapefile's fields and first features in the form's hints; drawn at once while the form names no features. */
-async function showFile() {
+/**
+ * The chosen shapefile's fields (in the hints and the thematic pickers) and first features;
+ * drawn at once while the form names no features. `opening`: the page's first look, which
+ * shows the sample countries as a choropleth (first-look.js).
+ */
+async function showFile(opening = false) {
   const id = fileSelect.value;
   if (!id) return;
-  await Promise.all([showFields(id), showFirstIds(id), blankSelection() ? render() : undefined]);
+  const fieldsShown = showFields(id, opening);
+  // The render starts (and says so) at once, and reads the form once the pickers hold this file's fields.
+  await Promise.all([showFirstIds(id), blankSelection() ? render(fieldsShown) : undefined, fieldsShown.then(showPalettePreview)]);
 }
 
-async function showFields(/** @type {string} */ id) {
+async function showFields(/** @type {string} */ id, /** @type {boolean} */ opening) {
   try {
     const fields = await fieldsOf(id);
-    if (id === fileSelect.value) fieldsHint.textContent = `Fields: ${fields.join(', ') || 'none'}.`;
+    if (id !== fileSelect.value) return;
+    fieldsHint.textContent = `Fields: ${fields.map((field) => field.name).join(', ') || 'none'}.`;
+    showThematicFields(fields);
+    const choropleth = opening ? choroplethFor(id, fields.map((field) => field.name)) : undefined;
+    if (choropleth) {
+      styleBySelect.value = choropleth.styleBy;
+      labelFieldSelect.value = choropleth.labelField;
+      labelsSwitch.checked = true;
+      legendSwitch.checked = true;
+    }
   } catch (error) {
-    if (id === fileSelect.value) fieldsHint.textContent = `Fields unavailable: ${messageOf(error)}`;
+    if (id !== fileSelect.value) return;
+    fieldsHint.textContent = `Fields unavailable: ${messageOf(error)}`;
+    showThematicFields([]);
   }
+  syncOptions();
+}
+
+/**
+ * The file's fields in the thematic pickers, each with its type; a field chosen before
+ * stays chosen where this file has it too.
+ */
+function showThematicFields(/** @type {Field[]} */ fields) {
+  shownFields = fields;
+  const fieldOption = (/** @type {Field} */ field) => new Option(`${field.name} (${field.type})`, field.name);
+  const keep = (/** @type {HTMLSelectElement} */ select, /** @type {string} */ before) => {
+    select.value = fields.some((field) => field.name === before) ? before : select.options[0]?.value ?? '';
+  };
+  const [styleBy, labelField] = [styleBySelect.value, labelFieldSelect.value];
+  styleBySelect.replaceChildren(new Option('None: one style for every feature', ''), ...fields.map(fieldOption));
+  labelFieldSelect.replaceChildren(...fields.map(fieldOption));
+  keep(styleBySelect, styleBy);
+  keep(labelFieldSelect, labelField);
 }
 
 async function showFirstIds(/** @type {string} */ id) {
-  const ids = await firstIdsOf(id).catch(() => []);
+  const selection = await blankSelectionOf(id).catch(() => undefined);
   if (id !== fileSelect.value) return;
+  if (selection?.name === 'where') {
+    fidInput.placeholder = '';
+    whereInput.placeholder = selection.value;
+    firstHint.textContent = `Left blank, with no filter: the features where ${selection.value}.`;
+    return;
+  }
+  const ids = selection?.value.split(',') ?? [];
   fidInput.placeholder = ids.join(', ');
+  whereInput.placeholder = "NAME LIKE 'N%'";
   firstHint.textContent =
     ids.length > 0 ? `Left blank, with no filter: the first ${ids.length} feature(s), ids ${ids[0]} to ${ids[ids.length - 1]}.` : `Shapefile ${id} has no feature with a shape to draw.`;
+}
+
+/**
+ * What a form naming no features asks for: the sample choropleth's filter on the sample
+ * countries, else the ids of the file's first features (`value` empty when it has none).
+ * @returns {Promise<{ name: 'fid' | 'where', value: string }>}
+ */
+async function blankSelectionOf(/** @type {string} */ id) {
+  const choropleth = choroplethFor(id, await fieldNamesOf(id));
+  if (choropleth) return { name: 'where', value: choropleth.where };
+  return { name: 'fid', value: (await firstIdsOf(id)).join(',') };
 }
 
 /** Whether the form names no features: the request then takes the file's first ones. */
@@ -224,6 +315,15 @@ function syncOptions() {
   mapOptions.disabled = !map;
   styleOptions.disabled = !map && themeSelect.value !== '';
   fillColorInput.disabled = map;
+  const field = shownFields.find((candidate) => candidate.name === styleBySelect.value);
+  const styled = field !== undefined;
+  for (const control of [classifySelect, paletteSelect, reversePaletteInput]) control.disabled = !styled;
+  // The default method is the field type's; categories take no class count.
+  classifySelect.options[0].text = field ? `Default: ${defaultMethod(field.type)}` : 'Default';
+  classesInput.disabled = !styled || (classifySelect.value || (field && defaultMethod(field.type))) === 'categories';
+  // A legend needs classes: a field's, or the rules of a theme.
+  legendSwitch.disabled = !styled && (map || themeSelect.value === '');
+  labelFieldSelect.disabled = !labelsSwitch.checked || labelFieldSelect.options.length === 0;
 }
 
 function operation() {
@@ -250,15 +350,15 @@ async function requestFor(size) {
     if (name !== 'operation' && typeof value === 'string' && value.trim() !== '') entries.push([name, value.trim()]);
   });
   if (blankSelection()) {
-    const ids = await firstIdsOf(file);
-    if (ids.length === 0) throw new Error(`Shapefile ${file} has no feature with a shape to draw.`);
+    const selection = await blankSelectionOf(file);
+    if (selection.value === '') throw new Error(`Shapefile ${file} has no feature with a shape to draw.`);
     // Right after `file`, where a reader of the URL looks for it.
-    entries.splice(entries.findIndex(([name]) => name === 'file') + 1, 0, ['fid', ids.join(',')]);
+    entries.splice(entries.findIndex(([name]) => name === 'file') + 1, 0, [selection.name, selection.value]);
   }
   const params = new URLSearchParams(entries);
   params.set('size', `${size.height},${size.width}`);
   const cap = await fieldCap;
-  const fields = hotSpotFieldsWithin(await fieldsOf(file).catch(() => []), cap);
+  const fields = hotSpotFieldsWithin(await fieldNamesOf(file), cap);
   if (fields.asked.length > 0) params.set('hotSpotFields', fields.asked.join(','));
   const fieldsNote =
     fields.left > 0
@@ -268,13 +368,18 @@ async function requestFor(size) {
   return { url: `${location.origin}/REST/v1/shapefiles/${operation()}?${params.toString().replaceAll('%2C', ',')}`, fieldsNote };
 }
 
-/** Sends the form's request and shows its answer; a render already under way is abandoned, so the last asked for is the one shown. */
-async function render() {
+/**
+ * Sends the form's request, once `prepared` is done, and shows its answer; a render already
+ * under way is abandoned, so the last asked for is the one shown.
+ */
+async function render(prepared = Promise.resolve()) {
   rendering?.abort();
   const current = new AbortController();
   rendering = current;
   renderStatus.textContent = 'Rendering…';
   try {
+    await prepared;
+    if (current.signal.aborted) return;
     const size = requestedSize();
     const request = await requestFor(size);
     if (current.signal.aborted) return;
@@ -286,6 +391,7 @@ async function render() {
     if (current.signal.aborted) return;
     const envelope = readEnvelope(text, response.headers.get('Content-Type'));
     envelopeBox.textContent = envelope.text;
+    showLegend(envelope.legend);
     showImages(envelope.images, size);
     fieldsNote.textContent = envelope.statusCode === 200 ? request.fieldsNote : '';
     renderStatus.textContent =
@@ -294,6 +400,79 @@ async function render() {
         : `${envelope.statusCode}: ${envelope.errorDetails}`;
   } catch (error) {
     if (!current.signal.aborted) renderStatus.textContent = `The request failed: ${messageOf(error)}`;
+  }
+}
+
+/** The answer's legend beside the picture: each class's colour, label and count; hidden when the answer has none. */
+function showLegend(/** @type {Legend | undefined} */ legend) {
+  shownLegend = legend;
+  legendPanel.hidden = legend === undefined;
+  legendField.textContent = legend ? (legend.Field === null ? `By the theme's rules.` : `${legend.Field}, by ${legend.Method}.`) : '';
+  legendClasses.replaceChildren(
+    ...(legend?.Classes ?? []).map((entry) => {
+      const item = document.createElement('li');
+      item.dataset.color = entry.Color;
+      item.append(swatch(entry.Color), Object.assign(document.createElement('span'), { className: 'label', textContent: entry.Label }));
+      item.append(Object.assign(document.createElement('span'), { className: 'count', textContent: String(entry.Count) }));
+      return item;
+    }),
+  );
+}
+
+/** A square of `colour`, drawn as SVG: the page's policy allows no inline style. */
+function swatch(/** @type {string} */ colour) {
+  const square = document.createElementNS(SVG, 'svg');
+  square.setAttribute('class', 'swatch');
+  square.setAttribute('aria-hidden', 'true');
+  const fill = document.createElementNS(SVG, 'rect');
+  fill.setAttribute('width', '100%');
+  fill.setAttribute('height', '100%');
+  fill.setAttribute('fill', colour);
+  square.append(fill);
+  return square;
+}
+
+/**
+ * The palette on the chosen field's real classes, from the legend route (what the picture
+ * will use); empty while no field is chosen. A newer choice abandons a preview under way.
+ */
+async function showPalettePreview() {
+  previewing?.abort();
+  const current = new AbortController();
+  previewing = current;
+  const file = fileSelect.value;
+  delete palettePreview.dataset.legend;
+  if (!file || !styleBySelect.value || styleBySelect.disabled) {
+    palettePreview.replaceChildren();
+    return;
+  }
+  const path = legendPreviewPath({
+    file,
+    styleBy: styleBySelect.value,
+    classify: classifySelect.value,
+    classes: classesInput.disabled ? '' : classesInput.value,
+    palette: paletteSelect.value,
+    reversePalette: reversePaletteInput.checked,
+    where: whereInput.value.trim(),
+  });
+  try {
+    const response = await fetchWithKey(path, current.signal);
+    const answer = await response.json().catch(() => ({}));
+    if (current.signal.aborted) return;
+    /** @type {Legend | undefined} */
+    const legend = answer.Resource?.Legend;
+    if (!response.ok || !legend) throw new Error(answer.ErrorDetails ?? `${response.status} ${response.statusText}`);
+    // Which request the swatches show, for a reader (or a test) to tell a stale preview from this one.
+    palettePreview.dataset.legend = path;
+    palettePreview.replaceChildren(
+      ...legend.Classes.map((entry) => {
+        const square = swatch(entry.Color);
+        square.append(Object.assign(document.createElementNS(SVG, 'title'), { textContent: entry.Label }));
+        return square;
+      }),
+    );
+  } catch (error) {
+    if (!current.signal.aborted) palettePreview.replaceChildren(Object.assign(document.createElement('span'), { className: 'hint', textContent: `No preview: ${messageOf(error)}` }));
   }
 }
 
@@ -351,7 +530,8 @@ function areaOf(/** @type {HotSpot} */ hotSpot) {
 
 function describe(/** @type {HotSpot} */ hotSpot) {
   const values = Object.entries(hotSpot.Attributes ?? {}).map(([name, value]) => `${name} ${value}`);
-  return [`Feature ${hotSpot.Fid}`, ...values].join(', ');
+  const ofClass = classOf(hotSpot, shownLegend);
+  return [`Feature ${hotSpot.Fid}`, ...(ofClass ? [`class ${ofClass.Label}`] : []), ...values].join(', ');
 }
 
 function hover(/** @type {HotSpot | undefined} */ hotSpot) {
@@ -372,14 +552,23 @@ function showHovered() {
     hoverInfo.replaceChildren(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'Hover over a feature, or Tab to it.' }));
     return;
   }
-  hoverInfo.replaceChildren(featureDetails(hovered));
+  hoverInfo.replaceChildren(...classLine(hovered), featureDetails(hovered));
+}
+
+/** The feature's class in the legend (its colour and label), when the answer has classes. */
+function classLine(/** @type {HotSpot} */ hotSpot) {
+  const ofClass = classOf(hotSpot, shownLegend);
+  if (!ofClass) return [];
+  const line = Object.assign(document.createElement('p'), { className: 'feature-class' });
+  line.append(swatch(ofClass.Color), Object.assign(document.createElement('span'), { className: 'label', textContent: `Class: ${ofClass.Label}` }));
+  return [line];
 }
 
 function showSelection() {
   selectionList.replaceChildren(
     ...[...selected.values()].map((hotSpot) => {
       const item = document.createElement('li');
-      item.append(featureDetails(hotSpot));
+      item.append(...classLine(hotSpot), featureDetails(hotSpot));
       return item;
     }),
   );
@@ -442,15 +631,20 @@ function messageOf(/** @type {unknown} */ error) {
 }
 
 /** The catalog with `preferred` chosen, then that file's first look. */
-async function showCatalog(/** @type {string | null} */ preferred) {
-  if (await loadCatalog(preferred)) await showFile();
+async function showCatalog(/** @type {string | null} */ preferred, opening = false) {
+  if (await loadCatalog(preferred)) await showFile(opening);
 }
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   render();
 });
-form.addEventListener('change', syncOptions);
+/** @type {Set<EventTarget>} the inputs that change the classes the palette preview shows */
+const previewInputs = new Set([styleBySelect, classifySelect, classesInput, paletteSelect, reversePaletteInput, whereInput]);
+form.addEventListener('change', (event) => {
+  syncOptions();
+  if (event.target && previewInputs.has(event.target)) showPalettePreview();
+});
 fileSelect.addEventListener('change', () => {
   // The address names the file shown, so that a reload or a shared link opens it again.
   history.replaceState(null, '', `?${new URLSearchParams({ file: fileSelect.value })}`);
@@ -464,4 +658,5 @@ keyInput.addEventListener('change', () => {
 copyButton.addEventListener('click', copyRequestUrl);
 syncOptions();
 loadThemes();
-showCatalog(new URLSearchParams(location.search).get('file'));
+loadPalettes();
+showCatalog(new URLSearchParams(location.search).get('file'), true);

@@ -12,6 +12,7 @@ const ASSETS = {
   '/playground/playground.js': { file: here('playground.js'), type: 'text/javascript; charset=utf-8' },
   '/playground/envelope.js': { file: here('envelope.js'), type: 'text/javascript; charset=utf-8' },
   '/playground/first-look.js': { file: here('first-look.js'), type: 'text/javascript; charset=utf-8' },
+  '/playground/thematic.js': { file: here('thematic.js'), type: 'text/javascript; charset=utf-8' },
 };
 
 /**

@@ -9,7 +9,7 @@ export interface ThemeSource {
 }
 
 /**
- * Merges each theme over the theme it extends (its own settings win) and indexes the
+ * Merges each theme over the theme it extends (its own settings win; see extend) and indexes the
  * result by lower-case name. Throws, naming the file, on a duplicate name, an unknown
  * base or a cycle of bases.
  */
@@ -29,8 +29,9 @@ export function resolveThemes(sources: readonly ThemeSource[]): Map<string, Them
     const key = source.content.name.toLowerCase();
     const done = resolved.get(key);
     if (done !== undefined) return done;
-    const { name, extends: baseName, ...settings } = source.content;
-    let style: StyleSettings = settings;
+    const { name, extends: baseName, classify, rules, labels, ...settings } = source.content;
+    const own: Theme = { name, style: settings, ...definedOnly({ classify, rules, labels }) };
+    let theme = own;
     if (baseName !== undefined) {
       const base = sourcesByKey.get(baseName.toLowerCase());
       if (base === undefined) {
@@ -40,13 +41,32 @@ export function resolveThemes(sources: readonly ThemeSource[]): Map<string, Them
       if (path.some((link) => link.toLowerCase() === baseName.toLowerCase())) {
         throw new Error(`${source.file}: field 'extends': themes extend each other in a cycle: ${[...path, base.content.name].join(' -> ')}`);
       }
-      style = { ...resolve(base, path).style, ...settings };
+      theme = extend(resolve(base, path), own);
     }
-    const theme = { name, style };
     resolved.set(key, theme);
     return theme;
   };
 
   for (const source of sources) resolve(source, []);
   return resolved;
+}
+
+/**
+ * `own` over `base`: style settings one by one; the colouring (classify or rules, which
+ * exclude each other) and the labels wholesale, since half of one rule list or
+ * classification merged with another's would style nothing anyone wrote.
+ */
+function extend(base: Theme, own: Theme): Theme {
+  const style: StyleSettings = { ...base.style, ...own.style };
+  const colouring = own.classify !== undefined || own.rules !== undefined ? own : base;
+  return {
+    name: own.name,
+    style,
+    ...definedOnly({ classify: colouring.classify, rules: colouring.rules, labels: own.labels ?? base.labels }),
+  };
+}
+
+/** The entries that are set, so that a theme without thematic settings has no such keys. */
+function definedOnly<T extends object>(settings: T): Partial<T> {
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

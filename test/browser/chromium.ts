@@ -14,6 +14,8 @@ export interface HotSpot {
   Shape: string;
   Coords: string;
   Attributes?: Record<string, unknown>;
+  /** A styled image's class of the feature: an index into the envelope's Legend.Classes. */
+  Class?: number;
 }
 
 /** The window the playground must fit: its Render button in view without scrolling. */

@@ -64,14 +64,17 @@ describe('the playground in a browser', () => {
     await renderShown(page);
   }
 
-  it('opens with a picture of the first shapefile and its image map, without a click; Render is in view; every field shows under the pointer', async () => {
+  it('opens with a picture of the sample countries and its image map, without a click; Render is in view; every field shows under the pointer', async () => {
     const response = await openPlayground();
     expect(response?.status()).toBe(200);
     expect(await renderButtonInView(page)).toBe(true);
 
-    const first = await page.$eval('#file', (select) => (select as HTMLSelectElement).options[0].value);
-    expect(await page.$eval('#file', (select) => (select as HTMLSelectElement).value)).toBe(first);
-    expect(await page.$eval('#request-url', (code) => code.textContent)).toMatch(new RegExp(`/images\\?file=${first}&fid=0(,\\d+)*&`));
+    // The sample data's first look is its countries (as a choropleth: test/browser/playground-thematic.test.ts), the whole world but Antarctica.
+    expect(await page.$eval('#file', (select) => (select as HTMLSelectElement).value)).toBe('countries');
+    const url = new URL((await page.$eval('#request-url', (code) => code.textContent)) ?? '');
+    expect(url.pathname).toBe('/REST/v1/shapefiles/images');
+    expect([...url.searchParams.keys()].slice(0, 2)).toEqual(['file', 'where']);
+    expect(url.searchParams.get('where')).toBe("REGION <> 'Antarctic'");
     expect(await page.$$('#images map area')).not.toHaveLength(0);
 
     await page.screenshot({ path: join(ARTEFACTS, 'playground-first-look.png') });
@@ -88,9 +91,9 @@ describe('the playground in a browser', () => {
   }, 30_000);
 
   it('opens with the shapefile its address names (?file=, any case), and follows another file chosen', async () => {
-    await openPlayground('/?file=COUNTRIES');
-    expect(await page.$eval('#file', (select) => (select as HTMLSelectElement).value)).toBe('countries');
-    expect(await page.$eval('#request-url', (code) => code.textContent)).toMatch(/\/images\?file=countries&fid=0,1,2,3,4,5,6,7,8,9&/);
+    await openPlayground('/?file=BENELUX_RD');
+    expect(await page.$eval('#file', (select) => (select as HTMLSelectElement).value)).toBe('benelux_rd');
+    expect(await page.$eval('#request-url', (code) => code.textContent)).toMatch(/\/images\?file=benelux_rd&fid=0,1,2&/);
 
     await page.select('#file', 'borders');
     await renderShown(page);

@@ -223,7 +223,7 @@ describe('errors', () => {
     ['bbox=a,b,c,d', "Parameter 'bbox' must be four numbers"],
     ['datetime=yesterday', "Parameter 'datetime' must be an RFC 3339 date-time"],
     ['datetime=../..', "Parameter 'datetime' must be an RFC 3339 date-time"],
-    ['properties=NOPE', "Parameter 'properties': collection 'countries' has no property 'NOPE' (its properties: NAME, NAME_NL, ISO_N3)."],
+    ['properties=NOPE', "Parameter 'properties': collection 'countries' has no property 'NOPE' (its properties: NAME, NAME_NL, ISO_N3, AREA_KM2, REGION, SUBREGION, LANDLOCKED)."],
     ['filter-lang=cql2-json&filter=x', "Parameter 'filter-lang' must be 'cql2-text'"],
     ['filter=NAME%20%3D', 'Invalid filter:'],
     ['filter=NOPE%20%3D%201', "Invalid filter: unknown property 'NOPE'"],

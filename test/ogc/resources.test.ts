@@ -205,12 +205,20 @@ describe('collections', () => {
         NAME: { title: 'NAME', type: 'string' },
         NAME_NL: { title: 'NAME_NL', type: 'string' },
         ISO_N3: { title: 'ISO_N3', type: 'string' },
+        AREA_KM2: { title: 'AREA_KM2', type: 'number' },
+        REGION: { title: 'REGION', type: 'string' },
+        SUBREGION: { title: 'SUBREGION', type: 'string' },
+        LANDLOCKED: { title: 'LANDLOCKED', type: 'boolean' },
       },
       additionalProperties: false,
       queryables: [
         { id: 'NAME', type: 'string' },
         { id: 'NAME_NL', type: 'string' },
         { id: 'ISO_N3', type: 'string' },
+        { id: 'AREA_KM2', type: 'number' },
+        { id: 'REGION', type: 'string' },
+        { id: 'SUBREGION', type: 'string' },
+        { id: 'LANDLOCKED', type: 'boolean' },
       ],
     });
   });

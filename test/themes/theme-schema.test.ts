@@ -53,11 +53,34 @@ describe('themes/theme.schema.json', () => {
     expect(properties.lineWidth).toMatchObject({ type: 'integer', minimum: 0, maximum: 100 });
     expect(properties.pointSize).toMatchObject({ type: 'number', minimum: 0.5, maximum: 100 });
   });
+
+  it('describes classify, rules and labels, and says that extends replaces them wholesale', () => {
+    const schema = themeJsonSchema();
+    type Node = { description?: string; properties: Record<string, Node>; items: Node };
+    const properties = schema.properties as Record<string, Node>;
+    expect(properties.classify).toMatchObject({ type: 'object', required: ['field'], additionalProperties: false });
+    expect(properties.classify.properties.method).toMatchObject({ enum: ['categories', 'quantile', 'equal', 'jenks'] });
+    expect(properties.classify.properties.classes).toMatchObject({ type: 'integer', minimum: 2, maximum: 12 });
+    expect(properties.classify.properties.palette.description).toContain('YlOrRd');
+    expect(properties.rules).toMatchObject({ type: 'array', minItems: 1, maxItems: 64 });
+    expect(properties.rules.items).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(properties.rules.items.properties.filter).toMatchObject({ type: 'string', maxLength: 4096 });
+    expect(properties.labels).toMatchObject({ type: 'object', required: ['field'], additionalProperties: false });
+    expect(properties.labels.properties.size).toMatchObject({ type: 'integer', minimum: 6, maximum: 48 });
+    for (const group of ['classify', 'rules', 'labels']) {
+      expect(properties[group].description, group).toMatch(/\w{3,}.*\w{3,}/);
+      const fields = group === 'rules' ? properties.rules.items.properties : properties[group].properties;
+      for (const [field, property] of Object.entries(fields)) expect(property.description, `${group}.${field}`).toMatch(/\w{3,}.*\w{3,}/);
+    }
+    expect(properties.extends.description).toContain('wholesale');
+    expect(schema.description).toContain('wholesale');
+  });
 });
 
 describe('the shipped themes and the JSON Schema', () => {
   it('every shipped theme names the schema first', () => {
-    expect(themeFileNames.length).toBe(11);
+    // The eleven the interface names and the two thematic examples (Regions, CountryArea).
+    expect(themeFileNames.length).toBe(13);
     for (const fileName of themeFileNames) {
       const text = readFileSync(join(BUNDLED_THEMES_DIR, fileName), 'utf8');
       expect(text.startsWith(`{\n  "$schema": "./${THEME_SCHEMA_FILE_NAME}",\n`), fileName).toBe(true);
@@ -85,6 +108,13 @@ describe('the shipped themes and the JSON Schema', () => {
     ['grid as a boolean', { grid: true }, /field 'grid': must be 0 or 1/],
     ['a misspelt field', { linecolour: 'red' }, /field 'linecolour': unknown field/],
     ['a $schema that is not a string', { $schema: 1 }, /field '\$schema': must be a string/],
+    ['13 classes', { classify: { field: 'POP', classes: 13 } }, /field 'classify.classes': must be an integer from 2 to 12/],
+    ['an unknown method', { classify: { field: 'POP', method: 'natural' } }, /field 'classify.method': must be one of/],
+    ['reversePalette as a boolean', { classify: { field: 'POP', reversePalette: true } }, /field 'classify.reversePalette': must be 0 or 1/],
+    ['a misspelt rule field', { rules: [{ filter: 'a = 1', fillcolour: 'red' }] }, /rule 1, field 'rules.0.fillcolour': unknown field/],
+    ['no rules', { rules: [] }, /field 'rules': must be a list of 1 to 64 rules/],
+    ['a label size of 49', { labels: { field: 'NAME', size: 49 } }, /field 'labels.size': must be an integer from 6 to 48/],
+    ['labels without a field', { labels: { size: 12 } }, /field 'labels.field'/],
   ])('a theme with %s fails both zod and the JSON Schema', (_what, settings, message) => {
     const dir = makeTempDir();
     const broken = { $schema: `./${THEME_SCHEMA_FILE_NAME}`, name: 'Broken', ...settings };
@@ -98,6 +128,16 @@ describe('the shipped themes and the JSON Schema', () => {
     expect(validate({ name: 'A', lineColor: 'Bluish' })).toBe(true);
     expect(validate({ name: 'A', lineColor: 'Light Blue' })).toBe(false);
     expect(() => parseThemeFile({ name: 'A', lineColor: 'Bluish' }, 'a.json')).toThrow("field 'lineColor': not a colour: 'Bluish'");
+  });
+
+  it("the JSON Schema checks a rule's filter and a palette only for their shape; the loader parses them", () => {
+    const badFilter = { name: 'A', rules: [{ filter: "REGION = 'Europe' AND" }] };
+    expect(validate(badFilter)).toBe(true);
+    expect(() => parseThemeFile(badFilter, 'a.json')).toThrow("rule 1, field 'rules.0.filter': not a valid CQL2 text filter");
+    const badPalette = { name: 'A', classify: { field: 'POP', palette: 'Rainbows' } };
+    expect(validate(badPalette)).toBe(true);
+    expect(() => parseThemeFile(badPalette, 'a.json')).toThrow("field 'classify.palette': not a palette");
+    expect(validate({ name: 'A', rules: [{ filter: 'x'.repeat(4097) }] })).toBe(false);
   });
 
   it('a theme without a name fails both', () => {
