@@ -1,12 +1,17 @@
 /**
- * A real S3-compatible server (s3rver) on a loopback port with a temp folder, holding a
- * bucket whose objects the test puts with signed PUTs (aws4fetch, as our S3 source signs):
- * what an operator's MinIO or R2 would be to shapeshot. It checks SigV4 signatures with its
- * fixed credentials, so a request our source signed wrongly fails here as it would on S3.
+ * A real S3-compatible server (s3rver) on a loopback port with a temp folder, in a process
+ * of its own, holding a bucket whose objects the test puts with signed PUTs (aws4fetch, as
+ * our S3 source signs): what an operator's MinIO or R2 would be to shapeshot. It checks
+ * SigV4 signatures with its fixed credentials, so a request our source signed wrongly fails
+ * here as it would on S3.
+ *
+ * Its own process because s3rver makes continuation tokens with DES, which OpenSSL 3 keeps in
+ * its legacy provider: that process starts with --openssl-legacy-provider, the tests' does not.
  */
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { AwsClient } from 'aws4fetch';
-import S3rver from 's3rver';
 import { makeTempDir } from './temp-dir.ts';
 
 /** The only credentials s3rver accepts. */
@@ -21,13 +26,25 @@ export interface S3Server {
   stop(): Promise<void>;
 }
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Started with the folder and the bucket as arguments; says its port on its first line. */
+const LAUNCH = `
+const S3rver = require('s3rver');
+const [directory, bucket] = process.argv.slice(1);
+new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] })
+  .run()
+  .then((address) => console.log(address.port));
+`;
+
 export async function startS3Server(bucket = 'shapes'): Promise<S3Server> {
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: makeTempDir('shapeshot-s3-'), configureBuckets: [{ name: bucket, configs: [] }] });
-  const listening = await server.run();
-  const { port } = listening.address() as AddressInfo;
-  const endpoint = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', LAUNCH, makeTempDir('shapeshot-s3-'), bucket], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    void exited.then(() => reject(new Error('s3rver stopped at start-up')));
+  });
+  const endpoint = `http://127.0.0.1:${Number(firstLine)}`;
   const client = new AwsClient({ ...S3RVER_CREDENTIALS, service: 's3', region: 'us-east-1', retries: 0 });
-  let stopped = false;
   return {
     endpoint,
     bucket,
@@ -38,9 +55,8 @@ export async function startS3Server(bucket = 'shapes'): Promise<S3Server> {
       if (!response.ok) throw new Error(`s3rver refused the PUT of ${key}: ${response.status}`);
     },
     async stop() {
-      if (stopped) return;
-      stopped = true;
-      await server.close();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
     },
   };
 }
