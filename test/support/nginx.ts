@@ -53,7 +53,6 @@ export async function startNginx(folder: string): Promise<Nginx> {
     join(prefix, 'nginx.conf'),
     `
 master_process off;
-daemon off;
 pid ${join(prefix, 'nginx.pid')};
 error_log ${join(prefix, 'logs', 'error.log')} warn;
 events { worker_connections 64; }
