@@ -54,6 +54,8 @@ const LAYERS = [
   // Shapes: held, read from files, selected, projected, turned into SVG and pixels.
   'src/geometry/',
   'src/shapefile/',
+  // Where shapefiles are read from by byte ranges: the local folder (by shapefile/'s rules), HTTP, S3.
+  'src/sources/',
   'src/projection/',
   'src/map/',
   'src/svg/',

@@ -1,5 +1,6 @@
 /**
- * The plugin SDK: the whole contract between shapeshot and a basemap plugin, published as
+ * The plugin SDK: the whole contract between shapeshot and its plugins (basemap providers,
+ * and data sources: plugin-contract/data-source-plugin.ts), published as
  * `shapeshot/plugin`. A plugin imports this module and nothing else of shapeshot; what it
  * exports is versioned by SDK_VERSION (its major version: a change that breaks a plugin
  * raises it).
@@ -7,6 +8,8 @@
  * A plugin is a module whose default export is a BasemapPlugin. The server creates one
  * provider per configured id at start-up (create), then asks it for the basemap of every
  * map (render): layers to draw under, and optionally over, the features, in image pixels.
+ * A data-source plugin's default export is a DataSourcePlugin (`kind: 'data'`): the server
+ * creates its source and reads the catalog and byte ranges of files through it.
  *
  * This entry re-exports parts of the core (the style vocabulary, worker pools, caches), so it
  * stands above them and nothing of src/ imports it; the contract it publishes lives below
@@ -31,7 +34,7 @@ export {
   worldSize,
 } from '../projection/web-mercator.ts';
 export { viewBoundsInMetres } from './view-bounds.ts';
-export { boundedBody } from './bounded-body.ts';
+export { boundedBody } from '../plugin-contract/bounded-body.ts';
 // Tiles and map images are held against a size bound before anything decodes them.
 export { declaredImageSize, imageSizeProblem, MAX_TILE_PIXELS, type ImageSize } from '../plugin-contract/image-size.ts';
 // Caches bounded by the bytes they really hold, keys included, as the service's own are.
@@ -46,3 +49,6 @@ export { escapeXml } from '../xml-text.ts';
 export { createWorkerPool, type RunOptions, type WorkerPool, type WorkerPoolOptions } from '../workers/worker-pool.ts';
 export { serveJobs, workerOptions, type Handled, type JobContext, type JobHandler } from '../workers/serve-jobs.ts';
 export * from '../plugin-contract/basemap-plugin.ts';
+// Data sources (kind: 'data'): where shapefiles are read from by byte ranges, and how they say they cannot answer.
+export * from '../plugin-contract/data-source-plugin.ts';
+export { DataSourceUnavailableError, FileChangedError, isDataSourceUnavailable, isFileChanged } from '../plugin-contract/data-source-errors.ts';

@@ -1,6 +1,7 @@
 /**
- * An answer's body read to at most `maxBytes`: a tile or map server that sends more (a
- * misconfigured URL serving a file, a hostile server) is cut off instead of filling memory.
+ * An answer's body read to at most `maxBytes`: a tile or map server, or a data source, that
+ * sends more (a misconfigured URL serving a file, a hostile server) is cut off instead of
+ * filling memory. Shared by the basemap plugins (through the SDK) and the data sources.
  * Undefined when the body is larger; the read stops there.
  */
 export async function boundedBody(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {

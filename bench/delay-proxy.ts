@@ -1,0 +1,52 @@
+/**
+ * A proxy that holds every request for a fixed time before it forwards it: the latency
+ * benchmark of issue 22 models a network between shapeshot and its data source (20 ms a
+ * request, say) by putting this in front of nginx or an S3 server on loopback. Headers go
+ * through as they are (Range, If-Match, Host: a SigV4 signature made for the proxy's address,
+ * the endpoint the client was given, still verifies at the target), and answers come back
+ * streamed.
+ *
+ * It tells whoever started it when it begins to hold a request, so a test can see the delay
+ * being added without timing it. A request whose client goes away while held is dropped.
+ */
+import { createServer, request as forward, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface DelayProxy {
+  /** The proxy's origin, `http://127.0.0.1:<port>`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface DelayProxyOptions {
+  /** Where requests go: an origin, `http://127.0.0.1:9000`. */
+  target: string;
+  delayMs: number;
+  /** Told as each request starts being held, with the time it will be held. */
+  onHold?: (request: IncomingMessage, delayMs: number) => void;
+}
+
+export async function startDelayProxy({ target, delayMs, onHold }: DelayProxyOptions): Promise<DelayProxy> {
+  const { hostname, port: targetPort } = new URL(target);
+  const server = createServer((request, response) => {
+    onHold?.(request, delayMs);
+    const timer = setTimeout(() => {
+      const upstream = forward({ hostname, port: targetPort, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      });
+      upstream.once('error', () => response.headersSent ? response.destroy() : response.writeHead(502).end());
+      response.once('close', () => upstream.destroy());
+      request.pipe(upstream);
+    }, delayMs);
+    response.once('close', () => clearTimeout(timer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * An HTTP source's catalog as JSON: nginx's directory listing (`autoindex_format json`: an
+ * array of {name, type, mtime, size}), or a `shapeshot-catalog.json` holding the same array
+ * where the server lists nothing. Pure: text in, entries out.
+ */
+import type { SourceEntry } from '../plugin-contract/data-source-plugin.ts';
+
+/**
+ * The files of the listing, each with the version `versionOf(size, mtime)` gives; undefined
+ * when `text` is no such array (an HTML listing, an error page). Folders, and entries whose
+ * name, size or time cannot be right, are left out: the catalog is flat.
+ */
+export function parseJsonCatalog(text: string, versionOf: (size: number, modifiedMs: number) => string): SourceEntry[] | undefined {
+  let listing: unknown;
+  try {
+    listing = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(listing)) return undefined;
+  const entries: SourceEntry[] = [];
+  for (const item of listing as unknown[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { name, type, mtime, size } = item as Record<string, unknown>;
+    const modifiedMs = typeof mtime === 'string' ? Date.parse(mtime) : NaN;
+    if (type !== 'file' || typeof name !== 'string' || !isPlainName(name)) continue;
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || !Number.isFinite(modifiedMs)) continue;
+    entries.push({ name, size, version: versionOf(size, modifiedMs) });
+  }
+  return entries;
+}
+
+/** A file name of the folder itself: no path, nothing that walks up. */
+export function isPlainName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { isDataSourceUnavailable } from '../../src/plugin-contract/data-source-errors.ts';
+import { createHttpSource, httpVersion } from '../../src/sources/http-source.ts';
+import { parseListingPage } from '../../src/sources/s3-listing.ts';
+import { startRangeServer, type RangeServer } from '../support/range-server.ts';
+
+/**
+ * Catalogs where the server has no JSON listing (a `shapeshot-catalog.json` beside the files,
+ * from a loopback server that lists nothing), and the ListObjectsV2 parser on what S3 sends
+ * that s3rver's keys do not show: escaped keys, the last page, an error document.
+ */
+let server: RangeServer | undefined;
+afterEach(() => server?.stop());
+
+describe('an HTTP source without a directory listing', () => {
+  it('takes its catalog from shapeshot-catalog.json, files only, with the versions stat gives', async () => {
+    const catalog = [
+      { name: 'a.shp', type: 'file', mtime: 'Wed, 01 May 2024 12:00:00 GMT', size: 4 },
+      { name: 'sub', type: 'directory', mtime: 'Wed, 01 May 2024 12:00:00 GMT' },
+      { name: '../up.shp', type: 'file', mtime: 'Wed, 01 May 2024 12:00:00 GMT', size: 4 },
+    ];
+    server = await startRangeServer({ 'shapeshot-catalog.json': new TextEncoder().encode(JSON.stringify(catalog)), 'a.shp': new Uint8Array([1, 2, 3, 4]) });
+    const source = createHttpSource({ url: server.url });
+    const listed = await source.list(AbortSignal.timeout(10_000));
+    expect(listed).toEqual([{ name: 'a.shp', size: 4, version: httpVersion(4, Date.parse('2024-05-01T12:00:00Z')) }]);
+    expect(await source.stat('a.shp', AbortSignal.timeout(10_000))).toEqual({ size: 4, version: listed[0].version });
+    expect(server.received.map((request) => request.path)).toEqual(['/', '/shapeshot-catalog.json', '/a.shp']);
+  });
+
+  it('without either, says what it needs', async () => {
+    server = await startRangeServer({});
+    await expect(createHttpSource({ url: server.url }).list(AbortSignal.timeout(10_000))).rejects.toSatisfy(
+      (error: unknown) => isDataSourceUnavailable(error) && /neither a JSON directory listing .* nor a shapeshot-catalog\.json/.test((error as Error).message),
+    );
+  });
+});
+
+describe('a ListObjectsV2 page', () => {
+  it('gives keys with their entities decoded, and the token only while truncated', () => {
+    const page = (truncated: boolean) =>
+      `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><IsTruncated>${truncated}</IsTruncated>` +
+      '<Contents><Key>p/a&amp;b &lt;c&gt; &#233;&#x4E2D;.shp</Key><LastModified>2024-05-01T12:00:00.000Z</LastModified><ETag>&quot;abc&quot;</ETag><Size>12</Size></Contents>' +
+      '<Contents><Key>p/bad.shp</Key><Size>-1</Size></Contents>' +
+      '<NextContinuationToken>tok+en/=</NextContinuationToken></ListBucketResult>';
+    expect(parseListingPage(page(true))).toEqual({
+      objects: [{ key: 'p/a&b <c> é中.shp', size: 12, etag: '"abc"', modifiedMs: Date.parse('2024-05-01T12:00:00Z') }],
+      nextToken: 'tok+en/=',
+    });
+    expect(parseListingPage(page(false))?.nextToken).toBeUndefined();
+    expect(parseListingPage('<Error><Code>AccessDenied</Code></Error>')).toBeUndefined();
+  });
+});
