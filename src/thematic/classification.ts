@@ -54,10 +54,8 @@ export interface RuleClasses {
 
 export type Classification = NumericClasses | CategoryClasses | RuleClasses;
 
-/** Where each class stands in the legend: the field's own classes first, then "other", then the null class. */
+/** Where the classes beyond the values' own stand in the legend: the values' classes first, then "other", then the null class. */
 export interface ClassSlots {
-  /** Classes of values (numeric classes, or categories). */
-  valueClasses: number;
   /** The "other" class's index; undefined when there is none. */
   other: number | undefined;
   /** The null class's index ("no value"), always last; undefined when every feature has a value. */
@@ -68,5 +66,5 @@ export function classSlots(classification: NumericClasses | CategoryClasses): Cl
   const valueClasses = classification.kind === 'numeric' ? classification.breaks.length : classification.values.length;
   const other = classification.kind === 'categories' && classification.other > 0 ? valueClasses : undefined;
   const beforeNulls = valueClasses + (other === undefined ? 0 : 1);
-  return { valueClasses, other, nulls: classification.nulls > 0 ? beforeNulls : undefined };
+  return { other, nulls: classification.nulls > 0 ? beforeNulls : undefined };
 }
