@@ -5,6 +5,7 @@
  * name or on the shape of what crosses between the threads. A new job: its handler in the
  * folder it belongs to (drawing/, features/), a row here, and the compiler asks for the rest.
  */
+import type { ClassifyJob } from '../drawing/classify-features.ts';
 import type { ImageJob } from '../drawing/draw-image.ts';
 import type { MapJob } from '../drawing/draw-map.ts';
 import type { DrawnImage } from '../drawing/drawn-image.ts';
@@ -14,6 +15,7 @@ import type { SelectJob } from '../drawing/select-features.ts';
 import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from '../features/feature-items.ts';
 import type { DrawingContext } from '../job-context/context.ts';
 import type { Matches } from '../job-context/matching-features.ts';
+import type { Classification } from '../thematic/classification.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 
 interface Jobs {
@@ -27,6 +29,8 @@ interface Jobs {
   map: { input: MapJob; output: DrawnImage };
   /** The features a `where=` filter selects, for images and maps. */
   select: { input: SelectJob; output: Matches };
+  /** `styleBy=` and a theme's rules: the classes of a field, or the features each rule styles, over what a picture draws. */
+  classify: { input: ClassifyJob; output: Classification };
   /** OGC API – Features: the collections, a page of items, one item. */
   collections: { input: CollectionsJob; output: DescribedCollections };
   items: { input: ItemsJob; output: ItemsPage };

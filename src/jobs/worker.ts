@@ -14,6 +14,7 @@ import { describeCollections, featureItem, featureItems } from '../features/feat
 import { mapFeatures } from '../drawing/map-features.ts';
 import { mapInView } from '../drawing/map-in-view.ts';
 import { selectFeatures } from '../drawing/select-features.ts';
+import { classifyFeatures } from '../drawing/classify-features.ts';
 import type { JobHandlers, Timed } from './job-table.ts';
 
 const options = workerOptions<DrawingWorkerOptions>();
@@ -33,6 +34,7 @@ const handlers: JobHandlers = {
   'map-in-view': mapInView,
   map: drawMap,
   select: selectFeatures,
+  classify: classifyFeatures,
   collections: describeCollections,
   items: featureItems,
   item: featureItem,

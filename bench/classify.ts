@@ -1,0 +1,40 @@
+/**
+ * Classifying a field of the million-parcel file (issue 21: under a second cold): the
+ * classify job on a drawing pool started for it, so that each row pays for a fresh worker's
+ * opening of the file and its one pass over the `.dbf`, as the first styled request after a
+ * change of the file does. The main thread's cache that makes a repeat free is not measured
+ * here. The operating system's file cache is warm (run.ts reads the files through first).
+ */
+import { join } from 'node:path';
+import type { ClassifyJob } from '../src/drawing/classify-features.ts';
+import { createDrawingPool } from '../src/jobs/drawing-pool.ts';
+
+
+const CLASSIFICATIONS: { label: string; job: Pick<ClassifyJob, 'field' | 'method'> }[] = [
+  { label: 'ID by quantile (the default for numbers)', job: { field: 'ID', method: 'quantile' } },
+  { label: 'ID by jenks', job: { field: 'ID', method: 'jenks' } },
+  { label: 'NAAM by categories (all distinct: 24 + other)', job: { field: 'NAAM', method: 'categories' } },
+];
+
+/** One row per classification: its label, the job's milliseconds, its classes ("other" included) and the features they count. */
+export async function runClassifyBench(dataDir: string): Promise<string[][]> {
+  const path = (extension: string) => join(dataDir, `parcels.${extension}`);
+  const files = { name: 'parcels', paths: { shp: path('shp'), shx: path('shx'), dbf: path('dbf'), prj: path('prj'), cpg: path('cpg') } };
+  const rows: string[][] = [];
+  for (const { label, job } of CLASSIFICATIONS) {
+    const pool = createDrawingPool({ workers: 1, dataDir, featureCacheBytes: 0, pngCompression: 1, onNote: () => undefined });
+    try {
+      await pool.ready();
+      const started = performance.now();
+      const classification = await pool.run('classify', { files, ...job, classes: 5, maxCategories: 24 }, new AbortController().signal);
+      const ms = performance.now() - started;
+      if (classification.kind === 'rules') throw new Error('a field was classified, not rules');
+      const other = classification.kind === 'categories' ? classification.other : 0;
+      const counted = classification.counts.reduce((sum, count) => sum + count, other + classification.nulls);
+      rows.push([label, ms.toFixed(0), String(classification.counts.length + (other > 0 ? 1 : 0)), String(counted)]);
+    } finally {
+      await pool.close();
+    }
+  }
+  return rows;
+}
