@@ -30,6 +30,8 @@ import { playgroundRoute } from './playground/serve-playground.ts';
 import { apiDescriptionRoutes } from './routes/api-description.ts';
 import { imagesRoute } from './routes/images.ts';
 import { mapRoute } from './routes/map.ts';
+import { legendRoute } from './routes/legend.ts';
+import { classificationCache } from './operations/thematic.ts';
 
 export type { Services } from './app-services.ts';
 
@@ -84,14 +86,18 @@ export function buildApp(services: Services): Hono<AppEnv> {
 
   const operations = new Hono<AppEnv>();
   operations.use(admitted);
-  operations.route('/', imagesRoute(services));
-  operations.route('/', mapRoute(services));
+  // One store of classifications for every route that styles by class: a choropleth's images, maps and legend share them.
+  const styled = { ...services, classifications: classificationCache() };
+  operations.route('/', imagesRoute(styled));
+  operations.route('/', mapRoute(styled));
+  operations.route('/', legendRoute(styled));
   app.route('/rest/v1/shapefiles', operations);
 
   // The path is not echoed: a key pasted into it by mistake must not come back.
   const routes = [
     '/REST/v1/shapefiles/images',
     '/REST/v1/shapefiles/map',
+    '/REST/v1/shapefiles/legend',
     '/ogc (OGC API – Features)',
     '/openapi.json',
     '/docs',

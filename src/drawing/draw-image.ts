@@ -23,11 +23,15 @@ import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './ho
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { drawnImage, type DrawnImage } from './drawn-image.ts';
+import { classByFeature, styleFeatures, type FeatureStyling } from './feature-styling.ts';
+import { pictureOverlay } from './picture-overlay.ts';
+import { withClasses } from '../hotspots/classes.ts';
 
 export interface ImageLimits extends HotSpotLimits {
   /** Most vertices (as stored) one request may draw in all its images. */
   maxImageVertices: number;
   maxRings: number;
+  maxLabels: number;
 }
 
 export interface ImageJob extends HotSpotRequest {
@@ -49,6 +53,8 @@ export interface ImageJob extends HotSpotRequest {
   pixelRatio: number;
   buffer: number;
   style: DrawStyle;
+  /** Colours, labels and legend by attribute; absent for a plain picture. */
+  styling?: FeatureStyling;
   /** Douglas–Peucker tolerance in the shapefile's units; 0 keeps every vertex. */
   reduceTol: number;
   /** The request's: xml and json have the worker write the image's part of the envelope; svg answers the SVG document. */
@@ -88,7 +94,12 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
   const pixels = pixelShapes(drawn, transform, reduction);
   lap('pixels');
   checkpoint();
-  const svg = renderSvg({ width, height, style, shapes: pixels, pixelRatio });
+  const featureIds = features.map(({ ref }) => ref.parent);
+  const styled = job.styling && styleFeatures(shapefile, featureIds, job.styling);
+  const overlay =
+    job.styling && styled && pictureOverlay(job.styling, styled, { width, height, pixels, pointRadius: style.pointRadius, maxLabels: limits.maxLabels, checkpoint });
+  lap('styling');
+  const svg = renderSvg({ width, height, style, shapes: pixels, pixelRatio, paints: styled?.paints, overlay });
   lap('svg');
   checkpoint();
   const image =
@@ -96,7 +107,8 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
       ? new TextEncoder().encode(svg)
       : rasterize(context.rasterizer, svg, { width, height, pixelRatio, fonts: [], compressionLevel: context.compressionLevel }, lap);
   const ids = features.map(({ ref }) => ({ fid: ref.text, featureId: ref.parent }));
-  const hotSpots = imageHotSpots(job, { ids, shapes: drawn, pixels, transform, reduction, width, height, style }, attributes);
+  const plainHotSpots = imageHotSpots(job, { ids, shapes: drawn, pixels, transform, reduction, width, height, style }, attributes);
+  const hotSpots = plainHotSpots && job.styling?.colouring && styled ? withClasses(plainHotSpots, classByFeature(featureIds, styled)) : plainHotSpots;
   lap('hotspots');
   return drawnImage(image, hotSpots, job, lap);
 }

@@ -25,11 +25,14 @@ import type { DrawingContext } from '../job-context/context.ts';
 import { drawnImage, type DrawnImage } from './drawn-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { recordsInView, type RecordsInView } from './records-in-view.ts';
-import { renderMapSvg } from './map-svg.ts';
+import { ATTRIBUTION_STRIP_HEIGHT, renderMapSvg } from './map-svg.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import type { MapLimits } from './map-budget.ts';
 import type { MapFeature } from './map-features.ts';
+import { classByFeature, styleFeatures, type FeatureStyling } from './feature-styling.ts';
+import { pictureOverlay } from './picture-overlay.ts';
+import { withClasses } from '../hotspots/classes.ts';
 
 export interface MapJob extends HotSpotRequest {
   files: ShapefileFiles;
@@ -47,6 +50,8 @@ export interface MapJob extends HotSpotRequest {
   /** Real pixels per CSS pixel (`scale`, the view's devicePixelRatio). */
   pixelRatio: number;
   style: DrawStyle;
+  /** Colours, labels and legend by attribute; absent for a plain map. */
+  styling?: FeatureStyling;
   basemap: Basemap;
   /** The request's: xml and json have the worker write the map's part of the envelope; jpeg answers a JPEG. */
   format: Format;
@@ -58,7 +63,7 @@ export interface MapJob extends HotSpotRequest {
   /** Of a JPEG, 1–100. */
   jpegQuality: number;
   useCache: boolean;
-  limits: MapLimits;
+  limits: MapLimits & { maxLabels: number };
 }
 
 /** Vertices closer together than this (real pixels) are one vertex on the map. */
@@ -83,7 +88,13 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const composite = tiles.length > 0 && tilesFromCache(tiles);
   // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
   const basemap = composite ? { ...job.basemap, below: { svg: job.basemap.below.svg } } : job.basemap;
-  const { svg, fonts } = renderMapSvg({ width, height, pixelRatio, basemap, shapes: pixels, style, attribution });
+  const featureIds = inView.map((feature) => feature.featureId);
+  const shapefile = job.styling && context.shapefiles.open(job.files, checkpoint);
+  const styled = job.styling && shapefile && styleFeatures(shapefile, featureIds, job.styling);
+  const picture = { width, height, pixels, pointRadius: style.pointRadius, maxLabels: job.limits.maxLabels, checkpoint };
+  const overlay = job.styling && styled && pictureOverlay(job.styling, styled, { ...picture, ...(attribution ? { bottomInset: ATTRIBUTION_STRIP_HEIGHT } : {}) });
+  lap('styling');
+  const { svg, fonts } = renderMapSvg({ width, height, pixelRatio, basemap, shapes: pixels, style, attribution, paints: styled?.paints, overlay });
   lap('svg');
   checkpoint();
   const canvas = mapPixels(context, svg, { width, height, pixelRatio, fonts }, composite ? tiles : []);
@@ -97,7 +108,8 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   } else {
     image = encodeImage(canvas, { ...real, compressionLevel: context.compressionLevel }, lap);
   }
-  const hotSpots = imageHotSpots(job, { ids: inView, shapes, pixels, transform, reduction, width, height, style }, attributes);
+  const plainHotSpots = imageHotSpots(job, { ids: inView, shapes, pixels, transform, reduction, width, height, style }, attributes);
+  const hotSpots = plainHotSpots && job.styling?.colouring && styled ? withClasses(plainHotSpots, classByFeature(featureIds, styled)) : plainHotSpots;
   lap('hotspots');
   return drawnImage(image, hotSpots, job, lap);
 }

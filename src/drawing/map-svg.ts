@@ -4,17 +4,13 @@
  * attribution in the bottom-right corner.
  */
 import { Buffer } from 'node:buffer';
-import { createRequire } from 'node:module';
 import type { Basemap, BasemapLayer, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import type { Shape } from '../geometry/shape.ts';
 import { escapeXml } from '../xml-text.ts';
+import { BUNDLED_FONT_FILE } from '../text/font.ts';
 import { featuresSvg } from '../svg/features.ts';
-import type { DrawStyle } from '../svg/style.ts';
+import type { DrawStyle, FeaturePaint } from '../svg/style.ts';
 
-/** The font the attribution is drawn in (resvg is told to load only this file). */
-export const ATTRIBUTION_FONT = createRequire(import.meta.url).resolve(
-  '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
-);
 const ATTRIBUTION_FONT_FAMILY = 'Noto Sans';
 const ATTRIBUTION_FONT_SIZE = 11;
 const ATTRIBUTION_MARGIN = 4;
@@ -31,13 +27,17 @@ export interface MapSvg {
   style: DrawStyle;
   /** The attribution, drawn beforehand as a PNG strip of the map's width in real pixels (attributionStripSvg). */
   attribution?: Uint8Array;
+  /** A styled map's own paint per shape (its class's colour). */
+  paints?: readonly (FeaturePaint | undefined)[];
+  /** Drawn over the features and the basemap's upper layer: a styled map's labels and legend. */
+  overlay?: string;
 }
 
 /** Height of the strip the attribution is drawn in, at the map's bottom. */
-const ATTRIBUTION_STRIP_HEIGHT = 24;
+export const ATTRIBUTION_STRIP_HEIGHT = 24;
 
 /** The SVG, and the font files its text needs (none when there is no text). */
-export function renderMapSvg({ width, height, pixelRatio, basemap, shapes, style, attribution }: MapSvg): { svg: string; fonts: string[] } {
+export function renderMapSvg({ width, height, pixelRatio, basemap, shapes, style, attribution, paints, overlay }: MapSvg): { svg: string; fonts: string[] } {
   const attributionStrip: PlacedImage | undefined = attribution && {
     x: 0,
     y: height - ATTRIBUTION_STRIP_HEIGHT,
@@ -49,8 +49,9 @@ export function renderMapSvg({ width, height, pixelRatio, basemap, shapes, style
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     layerSvg(basemap.below) +
-    featuresSvg(shapes, style, pixelRatio) +
+    featuresSvg(shapes, style, pixelRatio, paints) +
     (basemap.above ? layerSvg(basemap.above) : '') +
+    (overlay ?? '') +
     (attributionStrip ? imageSvg(attributionStrip) : '') +
     '</svg>';
   return { svg, fonts: [...new Set(basemap.fonts ?? [])] };
@@ -65,7 +66,7 @@ export function attributionStripSvg(text: string, width: number): { svg: string;
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${ATTRIBUTION_STRIP_HEIGHT}">` +
     attributionSvg(text, width, ATTRIBUTION_STRIP_HEIGHT) +
     '</svg>';
-  return { svg, height: ATTRIBUTION_STRIP_HEIGHT, fonts: [ATTRIBUTION_FONT] };
+  return { svg, height: ATTRIBUTION_STRIP_HEIGHT, fonts: [BUNDLED_FONT_FILE] };
 }
 
 function layerSvg(layer: BasemapLayer): string {

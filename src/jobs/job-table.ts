@@ -9,6 +9,7 @@ import type { ClassifyJob } from '../drawing/classify-features.ts';
 import type { ImageJob } from '../drawing/draw-image.ts';
 import type { MapJob } from '../drawing/draw-map.ts';
 import type { DrawnImage } from '../drawing/drawn-image.ts';
+import type { DrawnLegend, LegendJob } from '../drawing/draw-legend.ts';
 import type { MapFeatures, MapFeaturesJob } from '../drawing/map-features.ts';
 import type { InViewQuery, RecordsInView } from '../drawing/records-in-view.ts';
 import type { SelectJob } from '../drawing/select-features.ts';
@@ -27,6 +28,8 @@ interface Jobs {
   'map-in-view': { input: InViewQuery; output: RecordsInView };
   /** A map's last step: drawn over its basemap, with its part of the answer. */
   map: { input: MapJob; output: DrawnImage };
+  /** The legend route's picture: a styled request's legend alone, as PNG or SVG. */
+  legend: { input: LegendJob; output: DrawnLegend };
   /** The features a `where=` filter selects, for images and maps. */
   select: { input: SelectJob; output: Matches };
   /** `styleBy=` and a theme's rules: the classes of a field, or the features each rule styles, over what a picture draws. */

@@ -10,6 +10,7 @@ import { serveJobs, workerOptions, type Handled, type JobContext, type JobHandle
 import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES, type DrawingContext, type DrawingWorkerOptions } from '../job-context/context.ts';
 import { drawImage } from '../drawing/draw-image.ts';
 import { drawMap } from '../drawing/draw-map.ts';
+import { drawLegend } from '../drawing/draw-legend.ts';
 import { describeCollections, featureItem, featureItems } from '../features/feature-items.ts';
 import { mapFeatures } from '../drawing/map-features.ts';
 import { mapInView } from '../drawing/map-in-view.ts';
@@ -33,6 +34,7 @@ const handlers: JobHandlers = {
   'map-features': mapFeatures,
   'map-in-view': mapInView,
   map: drawMap,
+  legend: drawLegend,
   select: selectFeatures,
   classify: classifyFeatures,
   collections: describeCollections,

@@ -14,7 +14,9 @@ import { labelText } from '../labels/label-text.ts';
 import { measureText, textPath } from '../text/layout.ts';
 import { escapeXml } from '../xml-text.ts';
 
-export type LegendPosition = 'bottomright' | 'bottomleft' | 'topright' | 'topleft';
+/** The corners a legend may sit in (`legendPosition`). */
+export const LEGEND_POSITIONS = ['bottomright', 'bottomleft', 'topright', 'topleft'] as const;
+export type LegendPosition = (typeof LEGEND_POSITIONS)[number];
 
 export interface LegendPlacement {
   /** The picture, CSS pixels. */

@@ -10,12 +10,13 @@ import type { Config } from '../config/schema.ts';
 import { IMAGE_CONTENT_TYPES, IMAGE_FORMATS, MAP_FORMATS, type Format } from '../params/fields.ts';
 import { imagesQuerySchema } from '../params/images.ts';
 import { mapQuerySchema } from '../params/map.ts';
+import { LEGEND_FORMATS, legendQuerySchema } from '../params/legend.ts';
 import { styleFields } from '../params/style.ts';
 import { spelledParameter } from '../params/spelling.ts';
 import type { Theme } from '../params/theme.ts';
 import { apiDefinition } from '../ogc/openapi.ts';
 import { ogcQueries } from '../ogc/parameters.ts';
-import { envelopeSchema, featureImageSchema, hotSpotSchema } from './envelope-schema.ts';
+import { envelopeSchema, featureImageSchema, hotSpotSchema, legendSchema } from './envelope-schema.ts';
 import { queryParameters } from './parameters.ts';
 
 const ENVELOPE = { $ref: '#/components/schemas/Response' };
@@ -77,6 +78,15 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
           'The features (all of them without fid or where) drawn over a Web Mercator basemap at a whole zoom level.',
           MAP_FORMATS,
           mapQuerySchema(limits),
+        ),
+      },
+      '/REST/v1/shapefiles/legend': {
+        get: imageOperation(
+          'legend',
+          'The legend of a styled picture',
+          "A styleBy request's classes (or a theme's rules) alone, as WMS GetLegendGraphic answers: drawn as PNG or SVG, or in the envelope.",
+          LEGEND_FORMATS,
+          legendQuerySchema(themes),
         ),
       },
       ...ogcPaths(ogc),
@@ -171,6 +181,7 @@ function componentSchemas(): Record<string, unknown> {
   registry.add(envelopeSchema, { id: 'Response' });
   registry.add(featureImageSchema, { id: 'ShapefileFeatureImage' });
   registry.add(hotSpotSchema, { id: 'HotSpot' });
+  registry.add(legendSchema, { id: 'Legend' });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
   return { ...Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema)])), OgcException: OGC_EXCEPTION };
 }

@@ -17,6 +17,7 @@ export const hotSpotSchema = z
       .record(z.string(), attributeValue)
       .optional()
       .meta({ description: 'With hotSpotFields=: the values of those fields, by the .dbf spelling of their names.' }),
+    Class: z.int().min(0).optional().meta({ description: "A styled picture's: the feature's class, its index in Legend.Classes." }),
   })
   .strict()
   .meta({ description: 'An HTML image-map area for one feature (or part) drawn on the image.' });
@@ -31,6 +32,45 @@ export const featureImageSchema = z
   .strict()
   .meta({ description: 'One image: its place in the answer, its feature, its PNG and its hot spots.' });
 
+export const legendSchema = z
+  .object({
+    Field: z.string().nullable().meta({ description: 'The .dbf field the classes are of, as the file spells it; null for a theme\'s rules.' }),
+    Method: z.enum(['categories', 'quantile', 'equal', 'jenks', 'rules']),
+    Classes: z.array(
+      z
+        .object({
+          Label: z.string().meta({ description: 'The class as a legend reads it: rounded bounds, a category, "other" or "no value".' }),
+          Color: z.string().meta({ description: '#RRGGBB.' }),
+          Min: z.number().nullable().meta({ description: "A numeric class's exact lower bound; null otherwise." }),
+          Max: z.number().nullable().meta({ description: "A numeric class's exact upper bound (a value belongs to the first class whose Max is at least it); null otherwise." }),
+          Value: attributeValue.meta({ description: "A category's value; null otherwise." }),
+          Count: z.int().min(0).meta({ description: 'Features in the class.' }),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .meta({ description: "A styled request's classes, in class order: what each colour means." });
+
+const imageCollectionSchema = z
+  .object({
+    __type: z.string().meta({ description: "'ShapefileFeatureImageCollection:' and the schema namespace." }),
+    ItemId: z.int(),
+    Shapefile: z.string().meta({ description: 'The shapefile as the data folder spells it.' }),
+    ShapefileFeatureImages: z.array(featureImageSchema),
+    Legend: legendSchema.optional().meta({ description: 'With styleBy (or a theme that colours by class or rule).' }),
+  })
+  .strict();
+
+const legendResourceSchema = z
+  .object({
+    __type: z.string().meta({ description: "'ShapefileLegend:' and the schema namespace." }),
+    Shapefile: z.string(),
+    Legend: legendSchema,
+  })
+  .strict()
+  .meta({ description: 'The legend route\'s answer.' });
+
 export const envelopeSchema = z
   .object({
     Copyright: z.string(),
@@ -39,15 +79,9 @@ export const envelopeSchema = z
     ErrorDetails: z.string().meta({ description: 'Empty on success; one sentence per problem otherwise.' }),
     TraceId: z.string().meta({ description: 'Also in the X-Trace-Id header.' }),
     Resource: z
-      .object({
-        __type: z.string().meta({ description: "'ShapefileFeatureImageCollection:' and the schema namespace." }),
-        ItemId: z.int(),
-        Shapefile: z.string().meta({ description: 'The shapefile as the data folder spells it.' }),
-        ShapefileFeatureImages: z.array(featureImageSchema),
-      })
-      .strict()
+      .union([imageCollectionSchema, legendResourceSchema])
       .nullable()
-      .meta({ description: 'null on failure.' }),
+      .meta({ description: 'The images, or the legend route\'s legend; null on failure.' }),
   })
   .strict()
   .meta({

@@ -12,13 +12,23 @@ import type { RequestTiming } from '../stages.ts';
 import { answerLimitFor } from './answer-limit-advice.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
+import { featureStyling, type ThematicServices } from './thematic.ts';
 
-export interface ImagesServices {
+export interface ImagesServices extends ThematicServices {
   drawing: DrawingPool;
   config: {
     limits: Pick<
       Config['limits'],
-      'maxPixelsPerRequest' | 'maxImageVertices' | 'maxRings' | 'maxIds' | 'maxSize' | 'maxHotSpots' | 'maxHotSpotAttributeBytes' | 'maxAnswerBytes'
+      | 'maxPixelsPerRequest'
+      | 'maxImageVertices'
+      | 'maxRings'
+      | 'maxIds'
+      | 'maxSize'
+      | 'maxHotSpots'
+      | 'maxHotSpotAttributeBytes'
+      | 'maxAnswerBytes'
+      | 'maxCategories'
+      | 'maxLabels'
     >;
   };
 }
@@ -36,6 +46,8 @@ export async function createImages(
   services: ImagesServices,
   signal: AbortSignal,
   timing?: RequestTiming,
+  /** The shapefile's version as the caching step read it: what its classes are kept under. */
+  version?: string,
 ): Promise<ImageCollection> {
   const { width, height } = request.size;
   const { limits } = services.config;
@@ -48,6 +60,8 @@ export async function createImages(
   const drawn = pictureAlone ? images.slice(0, 1) : images;
   checkPixelBudget(drawn.length, request.size, request.scale, { maxPixels: limits.maxPixelsPerRequest, maxSize: limits.maxSize });
 
+  // Images take no culture: their legends read in English.
+  const styled = await featureStyling({ ...request, culture: 'English' }, files, version, services, signal, timing);
   const answer = answerLimitFor(limits.maxAnswerBytes, 'images', request.format);
   const parts: Uint8Array[] = [];
   let usedBytes = 0;
@@ -65,6 +79,7 @@ export async function createImages(
         pixelRatio: request.scale,
         buffer: request.buffer,
         style: request.style,
+        ...(styled ? { styling: styled.styling } : {}),
         reduceTol: request.reduceTol,
         // The picture alone carries no hot spots: none are made, and none are budgeted.
         includeHotSpots: request.includeHotSpots && !pictureAlone,
@@ -77,6 +92,7 @@ export async function createImages(
           maxRings: limits.maxRings,
           maxHotSpots: limits.maxHotSpots,
           maxHotSpotAttributeBytes: limits.maxHotSpotAttributeBytes,
+          maxLabels: limits.maxLabels,
         },
       },
       signal,
@@ -85,5 +101,5 @@ export async function createImages(
     parts.push(image.part);
     usedBytes += image.part.length;
   }
-  return { itemId: 1, shapefile: files.name, images: parts };
+  return { itemId: 1, shapefile: files.name, images: parts, ...(styled?.legend ? { legend: styled.legend } : {}) };
 }

@@ -16,14 +16,24 @@ import type { RequestTiming } from '../stages.ts';
 import { answerLimitFor } from './answer-limit-advice.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { selectRefs } from './select.ts';
+import { featureStyling, type ThematicServices } from './thematic.ts';
 
-export interface MapServices {
+export interface MapServices extends ThematicServices {
   drawing: DrawingPool;
   basemaps: BasemapRegistry;
   config: {
     limits: Pick<
       Config['limits'],
-      'maxMapFeatures' | 'maxMapVertices' | 'maxRings' | 'maxPixelsPerRequest' | 'maxSize' | 'maxHotSpots' | 'maxHotSpotAttributeBytes' | 'maxAnswerBytes'
+      | 'maxMapFeatures'
+      | 'maxMapVertices'
+      | 'maxRings'
+      | 'maxPixelsPerRequest'
+      | 'maxSize'
+      | 'maxHotSpots'
+      | 'maxHotSpotAttributeBytes'
+      | 'maxAnswerBytes'
+      | 'maxCategories'
+      | 'maxLabels'
     >;
     render: Pick<Config['render'], 'jpegQuality'>;
   };
@@ -54,6 +64,8 @@ export async function createMap(
   services: MapServices,
   signal: AbortSignal,
   timing?: RequestTiming,
+  /** The shapefile's version as the caching step read it: what its classes are kept under. */
+  version?: string,
 ): Promise<MapResult> {
   const { width, height } = request.size;
   const { maxMapFeatures, maxMapVertices, maxRings, maxHotSpots, maxHotSpotAttributeBytes } = services.config.limits;
@@ -69,6 +81,7 @@ export async function createMap(
       ? request.fids
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
+  const styled = await featureStyling(request, files, version, services, signal, timing);
   const { fileExtent, listed, stages } = await services.drawing.run('map-features', { files, refs, useCache, limits, ...hotSpots }, signal);
   timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.
@@ -94,6 +107,7 @@ export async function createMap(
       height,
       pixelRatio: request.scale,
       style: request.style,
+      ...(styled ? { styling: styled.styling } : {}),
       basemap,
       ...hotSpots,
       format: request.format,
@@ -102,13 +116,13 @@ export async function createMap(
       answer: { ...answerLimitFor(services.config.limits.maxAnswerBytes, 'map', request.format), usedBytes: 0 },
       jpegQuality: services.config.render.jpegQuality,
       useCache,
-      limits,
+      limits: { ...limits, maxLabels: services.config.limits.maxLabels },
     },
     signal,
   );
   timing?.job(drawn.stages);
   return {
-    collection: { itemId: 1, shapefile: files.name, images: [drawn.part] },
+    collection: { itemId: 1, shapefile: files.name, images: [drawn.part], ...(styled?.legend ? { legend: styled.legend } : {}) },
     attribution: basemap.attribution.trim(),
     byFallback: basemap.byFallback,
   };

@@ -7,11 +7,11 @@ import type { z } from 'zod';
 import type { Rgba } from '../svg/style.ts';
 import { CLASSIFY_METHODS, DEFAULT_CLASSES, MAX_CLASSES, MIN_CLASSES, type ClassifyMethod } from '../thematic/methods.ts';
 import { PALETTE_NAMES } from '../thematic/palettes.ts';
+import { LEGEND_POSITIONS, type LegendPosition } from '../legend/legend-svg.ts';
 import { choiceParam, colourParam, integerParam, param, switchParam, withDefault } from './fields.ts';
+import { resolveStyle } from './style.ts';
 import type { Theme, ThemeRule } from './theme.ts';
 
-export const LEGEND_POSITIONS = ['bottomright', 'bottomleft', 'topright', 'topleft'] as const;
-export type LegendPosition = (typeof LEGEND_POSITIONS)[number];
 
 /** Longer than any `.dbf` field name (11 bytes), short enough to quote in a message. */
 const MAX_FIELD_NAME = 64;
@@ -68,6 +68,8 @@ export interface RuleColouring {
   /** The theme's name, for messages about its rules. */
   theme: string;
   rules: ThemeRule[];
+  /** The theme's fill: a rule that sets none fills with it, and the legend shows it so. */
+  plainFill: Rgba;
 }
 
 export type Colouring = ClassColouring | RuleColouring;
@@ -121,7 +123,8 @@ function classColouring(query: ThematicQuery, theme: Theme | undefined): ClassCo
 }
 
 function ruleColouring(theme: Theme | undefined): RuleColouring | undefined {
-  return theme?.rules?.length ? { kind: 'rules', theme: theme.name, rules: theme.rules } : undefined;
+  if (!theme?.rules?.length) return undefined;
+  return { kind: 'rules', theme: theme.name, rules: theme.rules, plainFill: resolveStyle(theme.style).fillColor };
 }
 
 function labelSettings(query: ThematicQuery, theme: Theme | undefined): LabelSettings | undefined {

@@ -8,10 +8,11 @@ import { validQuery } from '../http/validate.ts';
 import { answerLimitFor } from '../operations/answer-limit-advice.ts';
 import { createImages } from '../operations/images.ts';
 import { imagesQuerySchema, type ImagesRequest } from '../params/images.ts';
+import type { ThematicServices } from '../operations/thematic.ts';
 import type { Services } from '../app-services.ts';
 
 /** GET /REST/v1/shapefiles/images */
-export function imagesRoute(services: Services) {
+export function imagesRoute(services: Services & ThematicServices) {
   const { config } = services;
   const attributionOf = dataAttribution(config);
   // The data's attribution is in the envelope: a change of it is a new answer.
@@ -26,7 +27,7 @@ export function imagesRoute(services: Services) {
       c.get('timing')?.lap('http');
       const request = c.req.valid('query');
       const files = c.get('shapefile');
-      const collection = await createImages(request, files, services, c.get('signal'), c.get('timing'));
+      const collection = await createImages(request, files, services, c.get('signal'), c.get('timing'), c.get('shapefileVersion'));
       const copyright = copyrightOf([config.envelope.copyright, attributionOf(files.name)]);
       return sendCollection(c, collection, request.format, { ...config.envelope, copyright }, answerLimitFor(config.limits.maxAnswerBytes, 'images', request.format));
     },

@@ -10,10 +10,11 @@ import { validQuery } from '../http/validate.ts';
 import { answerLimitFor } from '../operations/answer-limit-advice.ts';
 import { createMap } from '../operations/map.ts';
 import { mapQuerySchema, type MapRequest } from '../params/map.ts';
+import type { ThematicServices } from '../operations/thematic.ts';
 import type { Services } from '../app-services.ts';
 
 /** GET /REST/v1/shapefiles/map */
-export function mapRoute(services: Services) {
+export function mapRoute(services: Services & ThematicServices) {
   const { config } = services;
   // The basemap's providers shape the picture as much as the request does.
   // Fixed until a restart: worked out once a map type, not once a request.
@@ -31,7 +32,7 @@ export function mapRoute(services: Services) {
       c.get('timing')?.lap('http');
       const request = c.req.valid('query');
       const files = c.get('shapefile');
-      const { collection, attribution, byFallback } = await createMap(request, files, services, c.get('signal'), c.get('timing'));
+      const { collection, attribution, byFallback } = await createMap(request, files, services, c.get('signal'), c.get('timing'), c.get('shapefileVersion'));
       // Its ETag names the configured provider's picture; this one is a stand-in.
       if (byFallback) notCacheable(c);
       // The basemap's credit last, and said once: the sample data's and the embedded basemap's are both Natural Earth.

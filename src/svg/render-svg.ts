@@ -1,7 +1,7 @@
 import type { Shape } from '../geometry/shape.ts';
 import { backgroundSvg, gridSvg } from './background.ts';
 import { featuresSvg } from './features.ts';
-import type { DrawStyle } from './style.ts';
+import type { DrawStyle, FeaturePaint } from './style.ts';
 
 export interface SvgImage {
   width: number;
@@ -11,19 +11,24 @@ export interface SvgImage {
   shapes: readonly Shape[];
   /** Real pixels per CSS pixel the image is drawn at (the coordinates' precision follows it). */
   pixelRatio: number;
+  /** A styled picture's own paint per shape (its class's or rule's colours). */
+  paints?: readonly (FeaturePaint | undefined)[];
+  /** Drawn over the features: a styled picture's labels and legend. */
+  overlay?: string;
 }
 
 /**
- * The SVG document of one image: background, grid, then the features. Its size and
+ * The SVG document of one image: background, grid, the features, then what is drawn over them. Its size and
  * coordinates are CSS pixels whatever the pixel ratio: rasterized zoomed by it, lines,
  * symbols and the grid keep their CSS widths (format=svg answers with this very document).
  */
-export function renderSvg({ width, height, style, shapes, pixelRatio }: SvgImage): string {
+export function renderSvg({ width, height, style, shapes, pixelRatio, paints, overlay }: SvgImage): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     backgroundSvg(style.background, width, height) +
     (style.grid ? gridSvg(style.grid, width, height) : '') +
-    featuresSvg(shapes, style, pixelRatio) +
+    featuresSvg(shapes, style, pixelRatio, paints) +
+    (overlay ?? '') +
     '</svg>'
   );
 }

@@ -35,7 +35,7 @@ describe('/openapi.json', () => {
   it('describes every route: the operations, /ogc, and the public routes without a key', () => {
     expect(Object.keys(document.paths).sort()).toEqual(
       [
-        IMAGES, MAP, '/ogc', '/ogc/api', '/ogc/conformance', '/ogc/collections', '/ogc/collections/{collectionId}',
+        IMAGES, MAP, '/REST/v1/shapefiles/legend', '/ogc', '/ogc/api', '/ogc/conformance', '/ogc/collections', '/ogc/collections/{collectionId}',
         '/ogc/collections/{collectionId}/queryables', '/ogc/collections/{collectionId}/items',
         '/ogc/collections/{collectionId}/items/{featureId}', '/', '/docs', '/openapi.json', '/health', '/ready', '/metrics',
       ].sort(),

@@ -1,0 +1,31 @@
+/**
+ * The legend route's picture, on a drawing worker: the legend alone as SVG (format=svg) or
+ * rasterized to PNG, sized to its content, as WMS GetLegendGraphic answers it. Its text is
+ * glyph outlines (text/), so resvg loads no font.
+ */
+import { rasterize } from '../raster/rasterize.ts';
+import type { DrawingContext } from '../job-context/context.ts';
+import { legendAlone } from '../legend/legend-svg.ts';
+import type { Legend } from '../thematic/legend.ts';
+import type { Handled } from '../workers/serve-jobs.ts';
+
+export interface LegendJob {
+  legend: Legend;
+  format: 'png' | 'svg';
+  /** Real pixels per CSS pixel of the PNG. */
+  pixelRatio: number;
+}
+
+export interface DrawnLegend {
+  picture: Uint8Array;
+}
+
+export function drawLegend(job: LegendJob, context: DrawingContext): Handled<DrawnLegend> {
+  const drawn = legendAlone(job.legend);
+  context.lap('svg');
+  const picture =
+    job.format === 'svg'
+      ? new TextEncoder().encode(drawn.svg)
+      : rasterize(context.rasterizer, drawn.svg, { width: drawn.width, height: drawn.height, pixelRatio: job.pixelRatio, fonts: [], compressionLevel: context.compressionLevel }, context.lap);
+  return { result: { picture }, transfer: [picture.buffer as ArrayBuffer] };
+}

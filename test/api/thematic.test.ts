@@ -1,0 +1,215 @@
+/**
+ * Thematic styling end to end (decisions.md, "Thematic styling"; issue 21): a file ogr2ogr
+ * writes — 100 unit squares in a 10 × 10 grid, VALUE 0–99, KIND one of 7 categories, MAYBE
+ * null on every third square — drawn styled, and the pixel inside each square compared with
+ * its class's colour in the answer's Legend (whose colours are d3-scale-chromatic's); the
+ * hot spots' Class, the envelope in JSON and XML, maps, and the legend route agreeing with
+ * the envelope in every format.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as chromatic from 'd3-scale-chromatic';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RD_NEW_PRJ, square } from '../support/fixtures.ts';
+import { decodePng, type DecodedPng } from '../support/png.ts';
+import { imagesUrl, startServer, TEST_KEY, type TestServer } from '../support/server.ts';
+import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+
+const CATEGORIES = ['forest', 'water', 'urban', 'farmland', 'meadow', 'wetland', 'heath'];
+const valueOf = (i: number) => i;
+const kindOf = (i: number) => CATEGORIES[(i * 3) % 7];
+const maybeOf = (i: number) => (i % 3 === 0 ? null : i * 10);
+
+let server: TestServer;
+beforeAll(async () => {
+  const dir = makeTempDir('thematic-');
+  // Square i at column i % 10 and row ⌊i / 10⌋, a kilometre a side in RD New (drawn as it is on images).
+  const features = Array.from({ length: 100 }, (_, i) => ({
+    type: 'Feature',
+    properties: { VALUE: valueOf(i), KIND: kindOf(i), MAYBE: maybeOf(i), NAME: `Square ${i}` },
+    geometry: { type: 'Polygon', coordinates: [square(150_000 + (i % 10) * 1000, 450_000 + Math.floor(i / 10) * 1000, 1000).reverse()] },
+  }));
+  writeFileSync(join(dir, 'input.geojson'), JSON.stringify({ type: 'FeatureCollection', features }));
+  execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'grid.shp'), join(dir, 'input.geojson')]);
+  writeFileSync(join(dir, 'grid.prj'), RD_NEW_PRJ);
+  server = await startServer({ dataDir: dir, render: { workers: 1 } });
+});
+afterAll(async () => {
+  await server?.close();
+  removeTempDirs();
+});
+
+interface LegendJson {
+  Field: string | null;
+  Method: string;
+  Classes: { Label: string; Color: string; Min: number | null; Max: number | null; Value: unknown; Count: number }[];
+}
+
+const EVERY_SQUARE = 'VALUE >= 0';
+/** 10 px a square, no buffer, no outline: square i's middle is at a known pixel. */
+const GRID_PICTURE = { where: EVERY_SQUARE, singleImage: 1, size: '100,100', buffer: 0, lineWidth: 0 };
+
+async function styled(parameters: Record<string, string | number>) {
+  const response = await fetch(imagesUrl(server, { file: 'grid', ...GRID_PICTURE, includeHotSpots: 1, format: 'json', ...parameters }));
+  const body = await response.json();
+  expect(response.status, JSON.stringify(body).slice(0, 500)).toBe(200);
+  const image = body.Resource.ShapefileFeatureImages[0];
+  return {
+    legend: body.Resource.Legend as LegendJson,
+    png: decodePng(new Uint8Array(image.FeatureImage)),
+    hotSpots: image.FeatureHotSpots as { FeatureId: number; Class?: number }[],
+  };
+}
+
+/** The pixel in the middle of square i (rows count up from the bottom). */
+function middleOf(png: DecodedPng, i: number) {
+  const [x, y] = [(i % 10) * 10 + 5, (9 - Math.floor(i / 10)) * 10 + 5];
+  return png.pixel(Math.round((x * png.width) / 100), Math.round((y * png.height) / 100));
+}
+
+const hex = ([r, g, b]: readonly number[]) => '#' + [r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('');
+
+/** The class a numeric value belongs to: the first whose Max is at least it. */
+const numericClass = (legend: LegendJson, value: number) => legend.Classes.findIndex((entry) => entry.Max !== null && value <= entry.Max);
+
+describe('styleBy on images', () => {
+  it('equal intervals: exact bounds, each square its class colour, YlOrRd by default, hot spots carrying the class', async () => {
+    const { legend, png, hotSpots } = await styled({ styleBy: 'value', classify: 'equal', classes: 5 });
+    expect(legend.Field).toBe('VALUE');
+    expect(legend.Method).toBe('equal');
+    const step = 99 / 5;
+    expect(legend.Classes.map((entry) => [entry.Min, entry.Max])).toEqual(
+      Array.from({ length: 5 }, (_, k) => [expect.closeTo(k * step, 9), expect.closeTo(k === 4 ? 99 : (k + 1) * step, 9)]),
+    );
+    expect(legend.Classes[0].Min).toBe(0);
+    expect(legend.Classes[4].Max).toBe(99);
+    expect(legend.Classes.map((entry) => entry.Color)).toEqual(chromatic.schemeYlOrRd[5]);
+    expect(legend.Classes.map((entry) => entry.Count)).toEqual([20, 20, 20, 20, 20]);
+    for (let i = 0; i < 100; i++) {
+      const index = numericClass(legend, valueOf(i));
+      expect(hex(middleOf(png, i)), `square ${i}`).toBe(legend.Classes[index].Color);
+      expect(hotSpots.find((spot) => spot.FeatureId === i)?.Class, `square ${i}'s hot spot`).toBe(index);
+    }
+  });
+
+  for (const method of ['quantile', 'jenks']) {
+    it(`${method}: classes in order without gaps, counts adding up, every square its class colour`, async () => {
+      const { legend, png } = await styled({ styleBy: 'VALUE', classify: method, classes: 4, palette: 'blues' });
+      expect(legend.Method).toBe(method);
+      expect(legend.Classes.map((entry) => entry.Color)).toEqual(chromatic.schemeBlues[4]);
+      expect(legend.Classes.reduce((sum, entry) => sum + entry.Count, 0)).toBe(100);
+      legend.Classes.forEach((entry, k) => {
+        expect(entry.Min).toBeLessThanOrEqual(entry.Max!);
+        if (k > 0) expect(entry.Min).toBeGreaterThanOrEqual(legend.Classes[k - 1].Max!);
+      });
+      for (let i = 0; i < 100; i++) expect(hex(middleOf(png, i)), `square ${i}`).toBe(legend.Classes[numericClass(legend, valueOf(i))].Color);
+    });
+  }
+
+  it('categories: a class per value in order of first appearance, Set2 colours, reversePalette reverses them', async () => {
+    const { legend, png } = await styled({ styleBy: 'KIND' });
+    expect(legend.Method).toBe('categories');
+    const order = [...new Set(Array.from({ length: 100 }, (_, i) => kindOf(i)))];
+    expect(legend.Classes.map((entry) => entry.Value)).toEqual(order);
+    expect(legend.Classes.map((entry) => entry.Color)).toEqual(chromatic.schemeSet2.slice(0, 7));
+    expect(legend.Classes.every((entry) => entry.Min === null && entry.Max === null)).toBe(true);
+    for (let i = 0; i < 100; i++) expect(hex(middleOf(png, i)), `square ${i}`).toBe(legend.Classes[order.indexOf(kindOf(i))].Color);
+    const reversed = await styled({ styleBy: 'KIND', palette: 'Set2', reversePalette: 1 });
+    expect(reversed.legend.Classes.map((entry) => entry.Color)).toEqual(chromatic.schemeSet2.slice(0, 7).reverse());
+  });
+
+  it('null values: their own class, last, "no value", drawn in nullColor', async () => {
+    const { legend, png, hotSpots } = await styled({ styleBy: 'MAYBE', nullColor: '00FF00' });
+    const last = legend.Classes.at(-1)!;
+    expect(last).toMatchObject({ Label: 'no value', Value: null, Min: null, Max: null, Color: '#00ff00', Count: 34 });
+    for (let i = 0; i < 100; i += 3) {
+      expect(hex(middleOf(png, i)), `square ${i}`).toBe('#00ff00');
+      expect(hotSpots.find((spot) => spot.FeatureId === i)?.Class).toBe(legend.Classes.length - 1);
+    }
+  });
+
+  it('classes over the where= selection: the legend describes what is drawn', async () => {
+    const { legend } = await styled({ styleBy: 'VALUE', classify: 'equal', classes: 2, where: 'VALUE < 50' });
+    expect(legend.Classes.map((entry) => [entry.Min, entry.Max])).toEqual([
+      [0, 24.5],
+      [24.5, 49],
+    ]);
+  });
+
+  it('carries the same Legend in XML, after the images, nulls as i:nil', async () => {
+    const response = await fetch(imagesUrl(server, { file: 'grid', ...GRID_PICTURE, styleBy: 'MAYBE', format: 'xml' }));
+    const xml = await response.text();
+    expect(response.status).toBe(200);
+    expect(xml).toMatch(/<\/ShapefileFeatureImages><Legend><Field>MAYBE<\/Field><Method>quantile<\/Method><Classes><LegendClass><Label>/);
+    expect(xml).toContain('<Label>no value</Label><Color>#cccccc</Color><Min i:nil="true"/><Max i:nil="true"/><Value i:nil="true"/><Count>34</Count>');
+  });
+
+  it('refuses what it cannot do, naming it: an unknown field, a numeric method on text, classes=13, an unknown palette', async () => {
+    const cases: [Record<string, string | number>, RegExp][] = [
+      [{ styleBy: 'NOPE' }, /'styleBy'.*no field 'NOPE'.*VALUE/],
+      [{ styleBy: 'KIND', classify: 'quantile' }, /KIND/],
+      [{ styleBy: 'VALUE', classes: 13 }, /'classes' must be an integer from 2 to 12/],
+      [{ styleBy: 'VALUE', palette: 'Rainbowz' }, /'palette' must be one of/],
+      [{ labelField: 'NOPE' }, /'labelField'.*no field 'NOPE'/],
+    ];
+    for (const [parameters, message] of cases) {
+      const response = await fetch(imagesUrl(server, { file: 'grid', ...GRID_PICTURE, format: 'json', ...parameters }));
+      const body = await response.json();
+      expect(response.status, JSON.stringify(parameters)).toBe(400);
+      expect(body.ErrorDetails).toMatch(message);
+    }
+  });
+});
+
+describe('the legend route', () => {
+  const legendUrl = (parameters: Record<string, string | number>) =>
+    server.url(`/REST/v1/shapefiles/legend?${new URLSearchParams({ key: TEST_KEY, file: 'grid', ...Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, String(v)])) })}`);
+  const STYLE = { styleBy: 'VALUE', classify: 'quantile', classes: 6, palette: 'viridis' };
+
+  it('answers in JSON and XML the Legend the images envelope carries', async () => {
+    const { legend } = await styled(STYLE);
+    const json = await (await fetch(legendUrl({ ...STYLE, format: 'json' }))).json();
+    expect(json.Resource).toMatchObject({ Shapefile: 'grid', Legend: legend });
+    expect(json.Resource.__type).toMatch(/^ShapefileLegend:/);
+    const xml = await (await fetch(legendUrl({ ...STYLE, format: 'xml' }))).text();
+    expect(xml).toContain('<Resource i:type="ShapefileLegend"><Shapefile>grid</Shapefile><Legend><Field>VALUE</Field>');
+    for (const entry of legend.Classes) expect(xml).toContain(`<Color>${entry.Color}</Color>`);
+  });
+
+  it('draws it as PNG (the default) and SVG with every class colour', async () => {
+    const { legend } = await styled(STYLE);
+    const pngResponse = await fetch(legendUrl(STYLE));
+    expect(pngResponse.headers.get('content-type')).toBe('image/png');
+    const png = decodePng(new Uint8Array(await pngResponse.arrayBuffer()));
+    const colours = new Set<string>();
+    for (let y = 0; y < png.height; y++) for (let x = 0; x < png.width; x++) colours.add(hex(png.pixel(x, y)));
+    for (const entry of legend.Classes) expect(colours, entry.Color).toContain(entry.Color);
+    const svgResponse = await fetch(legendUrl({ ...STYLE, format: 'svg' }));
+    expect(svgResponse.headers.get('content-type')).toBe('image/svg+xml');
+    const svg = await svgResponse.text();
+    for (const entry of legend.Classes) expect(svg.toLowerCase()).toContain(entry.Color);
+    const twice = decodePng(new Uint8Array(await (await fetch(legendUrl({ ...STYLE, scale: 2 }))).arrayBuffer()));
+    expect([twice.width, twice.height]).toEqual([png.width * 2, png.height * 2]);
+  });
+
+  it('needs something to show: 400 without styleBy', async () => {
+    const response = await fetch(legendUrl({ format: 'json' }));
+    expect(response.status).toBe(400);
+    expect((await response.json()).ErrorDetails).toMatch(/'styleBy' is required/);
+  });
+});
+
+describe('styleBy on maps', () => {
+  it('colours the features by class over the basemap, with the Legend and the hot spots Class', async () => {
+    const url = server.url(`/REST/v1/shapefiles/map?${new URLSearchParams({ key: TEST_KEY, file: 'grid', styleBy: 'KIND', includeHotSpots: '1', format: 'json', lineWidth: '0' })}`);
+    const response = await fetch(url);
+    const body = await response.json();
+    expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    const legend = body.Resource.Legend as LegendJson;
+    expect(legend.Classes).toHaveLength(7);
+    const hotSpots = body.Resource.ShapefileFeatureImages[0].FeatureHotSpots as { FeatureId: number; Class: number }[];
+    expect(hotSpots).toHaveLength(100);
+    for (const spot of hotSpots) expect(legend.Classes[spot.Class].Value).toBe(kindOf(spot.FeatureId));
+  });
+});
