@@ -8,7 +8,8 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePng, type DecodedPng } from '../support/png.ts';
-import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
+import { DEMO_KEY } from '../../src/config/schema.ts';
+import { startServer, type TestServer } from '../support/server.ts';
 import { largestPolygon, launchChromium, openPage, pointInto, renderShown, type HotSpot } from './chromium.ts';
 
 interface LegendClass {
@@ -85,7 +86,8 @@ describe('the playground draws a thematic map', () => {
   async function picture(url: URL): Promise<DecodedPng> {
     const png = new URL(url);
     png.searchParams.set('format', 'png');
-    const response = await fetch(png, { headers: { 'X-API-Key': TEST_KEY } });
+    // The page sends its key in a header; a fresh `npm start` has the demo key.
+    const response = await fetch(png, { headers: { 'X-API-Key': DEMO_KEY } });
     expect(response.status, await response.clone().text()).toBe(200);
     return decodePng(new Uint8Array(await response.arrayBuffer()));
   }
