@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RD_NEW_PRJ, square } from '../support/fixtures.ts';
 import { decodePng, type DecodedPng } from '../support/png.ts';
 import { imagesUrl, startServer, TEST_KEY, type TestServer } from '../support/server.ts';
+import { writeWidePoints } from '../support/slow-readers.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 const CATEGORIES = ['forest', 'water', 'urban', 'farmland', 'meadow', 'wetland', 'heath'];
@@ -33,7 +34,12 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'input.geojson'), JSON.stringify({ type: 'FeatureCollection', features }));
   execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'grid.shp'), join(dir, 'input.geojson')]);
   writeFileSync(join(dir, 'grid.prj'), RD_NEW_PRJ);
-  server = await startServer({ dataDir: dir, render: { workers: 1 } });
+  // 100,000 points, each with its own 254-character text: hostile to categories and to labels.
+  writeWidePoints(dir, 'wide', { count: 100_000, fields: 1 });
+  const themesDir = makeTempDir('thematic-themes-');
+  writeFileSync(join(themesDir, 'gridrules.json'), JSON.stringify({ name: 'GridRules', lineWidth: 0, fillColor: '#FFFF00', rules: RULES }));
+  // A map of 100,000 points takes seconds on a loaded machine: the test is of bounds, not of time.
+  server = await startServer({ dataDir: dir, themesDir, render: { workers: 1 }, limits: { requestTimeoutMs: 120_000 } });
 });
 afterAll(async () => {
   await server?.close();
@@ -45,6 +51,15 @@ interface LegendJson {
   Method: string;
   Classes: { Label: string; Color: string; Min: number | null; Max: number | null; Value: unknown; Count: number }[];
 }
+
+/** Forest first (whatever its value), then low values, then high MAYBE (a null MAYBE matches no comparison), then the default. */
+const RULES = [
+  { filter: "KIND = 'forest'", fillColor: '#FF0000', label: 'Forest' },
+  { filter: 'VALUE < 50', fillColor: '#0000FF' },
+  { filter: 'MAYBE > 500', fillColor: '#00FF00', label: 'High' },
+  { label: 'Other' },
+];
+const ruleOf = (i: number) => (kindOf(i) === 'forest' ? 0 : valueOf(i) < 50 ? 1 : (maybeOf(i) ?? -Infinity) > 500 ? 2 : 3);
 
 const EVERY_SQUARE = 'VALUE >= 0';
 /** 10 px a square, no buffer, no outline: square i's middle is at a known pixel. */
@@ -212,4 +227,50 @@ describe('styleBy on maps', () => {
     expect(hotSpots).toHaveLength(100);
     for (const spot of hotSpots) expect(legend.Classes[spot.Class].Value).toBe(kindOf(spot.FeatureId));
   });
+});
+
+describe("a theme's rules", () => {
+  it('colour each feature by the first rule it matches; a rule without filter is the default, in the theme fill', async () => {
+    const { legend, png, hotSpots } = await styled({ theme: 'GridRules' });
+    expect(legend.Field).toBeNull();
+    expect(legend.Method).toBe('rules');
+    expect(legend.Classes.map((entry) => [entry.Label, entry.Color])).toEqual([
+      ['Forest', '#ff0000'],
+      ['VALUE < 50', '#0000ff'],
+      ['High', '#00ff00'],
+      ['Other', '#ffff00'],
+    ]);
+    const expectedCounts = [0, 0, 0, 0];
+    for (let i = 0; i < 100; i++) {
+      const rule = ruleOf(i);
+      expectedCounts[rule]++;
+      expect(hex(middleOf(png, i)), `square ${i}`).toBe(legend.Classes[rule].Color);
+      expect(hotSpots.find((spot) => spot.FeatureId === i)?.Class, `square ${i}'s hot spot`).toBe(rule);
+    }
+    expect(legend.Classes.map((entry) => entry.Count)).toEqual(expectedCounts);
+  });
+
+  it('give way to styleBy, which overrides them', async () => {
+    const { legend } = await styled({ theme: 'GridRules', styleBy: 'KIND' });
+    expect(legend.Method).toBe('categories');
+  });
+});
+
+describe('hostile styling', () => {
+  it('100,000 distinct values under categories: maxCategories classes and one "other"', async () => {
+    const response = await fetch(server.url(`/REST/v1/shapefiles/legend?key=${TEST_KEY}&file=wide&styleBy=F000&format=json`));
+    const body = await response.json();
+    expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    const classes = (body.Resource.Legend as LegendJson).Classes;
+    expect(classes).toHaveLength(25);
+    expect(classes.at(-1)).toMatchObject({ Label: 'other', Value: null, Count: 100_000 - 24 });
+  });
+
+  it('labels of 254 characters on 100,000 points: a bounded answer', async () => {
+    const url = server.url(`/REST/v1/shapefiles/map?key=${TEST_KEY}&file=wide&labelField=F000&styleBy=F000&legend=1&format=png`);
+    const response = await fetch(url);
+    expect(response.status, response.status === 200 ? '' : await response.text()).toBe(200);
+    const png = decodePng(new Uint8Array(await response.arrayBuffer()));
+    expect([png.width, png.height]).toEqual([640, 480]);
+  }, 150_000);
 });
