@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runClassifyBench } from './classify.ts';
+import { runThematicBench } from './thematic.ts';
 import { load, loadGenerator, measureRow } from './load.ts';
 import { runMapBench } from './map.ts';
 import { ensureHeavyFile, runOverloadBench } from './overload.ts';
@@ -13,17 +14,18 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
  * npm run bench: the images operation over HTTP on random features of a large RD New
  * parcel file, per format and concurrency; overload (c=600) and abandoned heavy work
  * (bench/overload.ts); selecting by attributes, where= and /ogc pages (bench/select.ts); then
- * the map operation (bench/map.ts); classifying a field, cold (bench/classify.ts). Environment: BENCH_FEATURES
+ * the map operation (bench/map.ts); classifying a field, cold (bench/classify.ts); a choropleth
+ * with labels and legend against the same image plain (bench/thematic.ts). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, select, maps, stages, classify (comma-separated; default all);
+ * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic (comma-separated; default all);
  * BENCH_PEERS_DATA: the peer kit's data folder (../shared/bench-peers), whose big.shp the
  * stage breakdown measures too; BENCH_PROFILE=1: CPU profiles behind the stage breakdown.
  */
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
 readThrough(dataDir);
@@ -92,6 +94,12 @@ if (only.has('maps')) {
   const mapRows = await runMapBench({ runtime, dataDir, features, seconds, key });
   console.log(`\n${runtime}: maps of one parcel at 640x480, tiles from a server on loopback\n`);
   printTable(['basemap', 'conc', 'maps/s', 'p50 ms', 'p99 ms', 'CPU ms/map', 'failed'], mapRows);
+}
+
+if (only.has('thematic')) {
+  const thematicRows = await runThematicBench({ runtime, seconds, key });
+  console.log(`\n${runtime}: every sample country in one 640x480 PNG, plain and styled (styleBy=REGION, labelField=NAME, legend=1)\n`);
+  printTable(['image', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/img', 'failed'], thematicRows);
 }
 
 if (only.has('classify')) {

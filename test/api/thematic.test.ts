@@ -152,6 +152,39 @@ describe('styleBy on images', () => {
     ]);
   });
 
+  it('gives the same colours in the SVG (format=svg) as in the PNG', async () => {
+    const { legend } = await styled({ styleBy: 'KIND' });
+    const response = await fetch(imagesUrl(server, { file: 'grid', ...GRID_PICTURE, styleBy: 'KIND', format: 'svg' }));
+    const svg = await response.text();
+    expect(response.headers.get('content-type')).toBe('image/svg+xml');
+    const fills = new Set([...svg.matchAll(/<path d="[^"]*" fill="(#[0-9a-f]{6})"/g)].map((match) => match[1]));
+    expect([...fills].sort()).toEqual(legend.Classes.map((entry) => entry.Color).sort());
+  });
+
+  it('labels the features in labelColor, at every scale', async () => {
+    const inks: number[] = [];
+    for (const scale of [1, 2, 3]) {
+      const response = await fetch(
+        imagesUrl(server, { file: 'grid', ...GRID_PICTURE, size: '200,200', labelField: 'VALUE', labelColor: 'FF00FF', labelSize: 10, fillColor: 'FFFFFF', scale, format: 'png' }),
+      );
+      expect(response.status).toBe(200);
+      const png = decodePng(new Uint8Array(await response.arrayBuffer()));
+      let ink = 0;
+      for (let y = 0; y < png.height; y++) {
+        for (let x = 0; x < png.width; x++) {
+          const [r, g, b] = png.pixel(x, y);
+          // Magenta, or anti-aliased towards the white fill and halo: green well below red and blue.
+          if (g < r - 64 && g < b - 64) ink++;
+        }
+      }
+      inks.push(ink);
+    }
+    // Every square's number fits its 20 px square: a hundred labels' ink, four and nine times as many pixels at scale 2 and 3.
+    expect(inks[0]).toBeGreaterThan(100 * 15);
+    expect(inks[1] / inks[0]).toBeCloseTo(4, 0);
+    expect(inks[2] / inks[0]).toBeCloseTo(9, -1);
+  });
+
   it('carries the same Legend in XML, after the images, nulls as i:nil', async () => {
     const response = await fetch(imagesUrl(server, { file: 'grid', ...GRID_PICTURE, styleBy: 'MAYBE', format: 'xml' }));
     const xml = await response.text();
