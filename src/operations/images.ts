@@ -61,7 +61,7 @@ export async function createImages(
   checkPixelBudget(drawn.length, request.size, request.scale, { maxPixels: limits.maxPixelsPerRequest, maxSize: limits.maxSize });
 
   // Images take no culture: their legends read in English.
-  const styled = await featureStyling({ ...request, culture: 'English' }, files, version, services, signal, timing);
+  const styled = await featureStyling(request.thematic, 'English', { files, where: request.where, version, noCache: request.noCache, services, signal, timing });
   const answer = answerLimitFor(limits.maxAnswerBytes, 'images', request.format);
   const parts: Uint8Array[] = [];
   let usedBytes = 0;

@@ -81,7 +81,7 @@ export async function createMap(
       ? request.fids
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
-  const styled = await featureStyling(request, files, version, services, signal, timing);
+  const styled = await featureStyling(request.thematic, request.culture, { files, where: request.where, version, noCache: request.noCache, services, signal, timing });
   const { fileExtent, listed, stages } = await services.drawing.run('map-features', { files, refs, useCache, limits, ...hotSpots }, signal);
   timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.

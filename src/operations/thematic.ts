@@ -7,7 +7,7 @@
  */
 import type { FeatureStyling } from '../drawing/feature-styling.ts';
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
-import type { ClassColouring, Colouring, Thematic } from '../params/thematic.ts';
+import type { ClassColouring, Colouring, RuleColouring, Thematic } from '../params/thematic.ts';
 import type { Culture } from '../plugin-contract/basemap-plugin.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
@@ -33,49 +33,46 @@ export function classificationCache(): ClassificationCache {
   return byteBoundedCache(CLASSIFICATION_CACHE_BYTES, (classification) => stringBytes(JSON.stringify(classification)));
 }
 
-export interface StylingRequest {
-  thematic: Thematic;
+/** What the classes are of: the selection, and how they are kept and made. */
+export interface ClassesOf {
+  files: ShapefileFiles;
   where?: string;
-  culture: Culture;
+  /** The shapefile's version as the caching step read it; undefined (or noCache): made afresh and not kept. */
+  version?: string;
   noCache: boolean;
+  services: ThematicServices;
+  signal: AbortSignal;
+  timing?: RequestTiming;
 }
 
 /** What the drawing jobs are told of the request's styling, with its legend; undefined for a plain picture. */
-export async function featureStyling(
-  request: StylingRequest,
-  files: ShapefileFiles,
-  /** The shapefile's version as the caching step read it; undefined: not kept. */
-  version: string | undefined,
-  services: ThematicServices,
-  signal: AbortSignal,
-  timing?: RequestTiming,
-): Promise<{ styling: FeatureStyling; legend?: Legend } | undefined> {
-  const { colouring, labels } = request.thematic;
-  if (!colouring && !labels) return undefined;
-  if (!colouring) return { styling: { labels } };
-  const legend = await legendOf(colouring, request, files, version, services, signal, timing);
+export async function featureStyling(thematic: Thematic, culture: Culture, of: ClassesOf): Promise<{ styling: FeatureStyling; legend?: Legend } | undefined> {
+  const { colouring, labels } = thematic;
+  if (!colouring) return labels ? { styling: { labels } } : undefined;
+  const coloured = await colouredBy(colouring, culture, of);
   const styling: FeatureStyling = {
-    colouring: colouring.kind === 'rules' ? colouring : { kind: 'classes', classification: legend.classification!, legend: legend.legend },
+    colouring: coloured.colouring,
     ...(labels ? { labels } : {}),
-    ...(request.thematic.legend ? { legend: { legend: legend.legend, position: request.thematic.legend.position } } : {}),
+    ...(thematic.legend ? { legend: { legend: coloured.legend, position: thematic.legend.position } } : {}),
   };
-  return { styling, legend: legend.legend };
+  return { styling, legend: coloured.legend };
 }
 
-/** The legend of `colouring` over the file or the selection, and the classification behind it (classes only). */
-export async function legendOf(
-  colouring: Colouring,
-  request: Omit<StylingRequest, 'thematic'>,
-  files: ShapefileFiles,
-  version: string | undefined,
-  services: ThematicServices,
-  signal: AbortSignal,
-  timing?: RequestTiming,
-): Promise<{ legend: Legend; classification?: NumericClasses | CategoryClasses }> {
-  const classification = await classificationOf(colouring, request, files, version, services, signal, timing);
-  if (colouring.kind === 'rules') return { legend: rulesLegend(colouring.rules, (classification as RuleClasses).counts, colouring.plainFill) };
-  const classes = classification as NumericClasses | CategoryClasses;
-  return { legend: legendFor(classes, legendStyle(colouring, request.culture)), classification: classes };
+/** The legend of `colouring` over the file or the selection. */
+export async function legendOf(colouring: Colouring, culture: Culture, of: ClassesOf): Promise<Legend> {
+  return (await colouredBy(colouring, culture, of)).legend;
+}
+
+/** The colouring as the drawing jobs take it (rules as they are; classes with their classification), and its legend. */
+async function colouredBy(colouring: Colouring, culture: Culture, of: ClassesOf): Promise<{ colouring: NonNullable<FeatureStyling['colouring']>; legend: Legend }> {
+  if (colouring.kind === 'rules') {
+    const counted = await kept(of, { rules: colouring.rules, theme: colouring.theme }, () => countRules(colouring, of));
+    return { colouring, legend: rulesLegend(colouring.rules, counted.counts, colouring.plainFill) };
+  }
+  const { field, method, classes } = colouring;
+  const classification = await kept(of, { field, method, classes }, () => classify(colouring, of));
+  const legend = legendFor(classification, legendStyle(colouring, culture));
+  return { colouring: { kind: 'classes', classification, legend }, legend };
 }
 
 function legendStyle(colouring: ClassColouring, culture: Culture) {
@@ -83,26 +80,34 @@ function legendStyle(colouring: ClassColouring, culture: Culture) {
   return { ...(palette ? { palette } : {}), reversePalette, nullColor, culture };
 }
 
-async function classificationOf(
-  colouring: Colouring,
-  request: Omit<StylingRequest, 'thematic'>,
-  files: ShapefileFiles,
-  version: string | undefined,
-  services: ThematicServices,
-  signal: AbortSignal,
-  timing?: RequestTiming,
-): Promise<Classification> {
-  const { maxCategories } = services.config.limits;
-  const what =
-    colouring.kind === 'rules'
-      ? { rules: colouring.rules, theme: colouring.theme }
-      : { field: colouring.field, ...(colouring.method ? { method: colouring.method } : {}), classes: colouring.classes };
-  const input = { files, ...what, maxCategories, ...(request.where === undefined ? {} : { where: request.where }) };
-  const key = version === undefined || request.noCache ? undefined : JSON.stringify([files.paths, version, what, maxCategories, request.where ?? null]);
-  const kept = key === undefined ? undefined : services.classifications.get(key);
-  if (kept) return kept;
-  const { stages, ...classification } = await services.drawing.run('classify', input, signal);
-  timing?.job(stages);
-  if (key !== undefined) services.classifications.set(key, classification);
+/** `make()`'s answer, kept under the file's version, `what` and the selection. */
+async function kept<T extends Classification>(of: ClassesOf, what: object, make: () => Promise<T>): Promise<T> {
+  const { files, version, where, services } = of;
+  const key = version === undefined || of.noCache ? undefined : JSON.stringify([files.paths, version, what, services.config.limits.maxCategories, where ?? null]);
+  const held = key === undefined ? undefined : (services.classifications.get(key) as T | undefined);
+  if (held) return held;
+  const made = await make();
+  if (key !== undefined) services.classifications.set(key, made);
+  return made;
+}
+
+async function classify(colouring: ClassColouring, of: ClassesOf): Promise<NumericClasses | CategoryClasses> {
+  const { field, method, classes } = colouring;
+  const { stages, ...classification } = await run(of, { field, ...(method ? { method } : {}), classes });
+  of.timing?.job(stages);
+  if (classification.kind === 'rules') throw new Error('A field was classified as rules');
   return classification;
+}
+
+async function countRules(colouring: RuleColouring, of: ClassesOf): Promise<RuleClasses> {
+  const { stages, ...counted } = await run(of, { rules: colouring.rules, theme: colouring.theme });
+  of.timing?.job(stages);
+  if (counted.kind !== 'rules') throw new Error('Rules were counted as classes');
+  return counted;
+}
+
+function run(of: ClassesOf, what: { field: string; method?: ClassColouring['method']; classes: number } | Pick<RuleColouring, 'rules' | 'theme'>) {
+  const { files, where, services, signal } = of;
+  const input = { files, ...what, maxCategories: services.config.limits.maxCategories, ...(where === undefined ? {} : { where }) };
+  return services.drawing.run('classify', input, signal);
 }

@@ -30,7 +30,15 @@ export function legendRoute(services: Services & ThematicServices) {
       const request = c.req.valid('query');
       const files = c.get('shapefile');
       const signal = c.get('signal');
-      const { legend } = await legendOf(request.colouring, request, files, c.get('shapefileVersion'), services, signal, c.get('timing'));
+      const legend = await legendOf(request.colouring, request.culture, {
+        files,
+        where: request.where,
+        version: c.get('shapefileVersion'),
+        noCache: request.noCache,
+        services,
+        signal,
+        timing: c.get('timing'),
+      });
       const { format } = request;
       if (format === 'png' || format === 'svg') {
         const drawn = await services.drawing.run('legend', { legend, format, pixelRatio: request.scale }, signal);
