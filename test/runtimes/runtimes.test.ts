@@ -24,7 +24,7 @@ const SERVERS = {
 type ServerName = keyof typeof SERVERS;
 const NAMES = Object.keys(SERVERS) as ServerName[];
 
-/** Both operations, every format, styles and hot spots, points, lines, polygons, errors. */
+/** Both operations and the legend, every format, styles, themes and classes, labels, hot spots, points, lines, polygons, errors. */
 const REQUESTS = [
   'images?file=countries&fid=0,2.1&theme=SteelGrid&includeHotSpots=1',
   'images?file=benelux_rd&fid=0&singleImage=1&bgColor1=fff&bgColor2=%230000ff&bgAngle=30&reduceTol=50&format=json',
@@ -35,6 +35,11 @@ const REQUESTS = [
   'map?file=benelux_rd&fid=0,1&includeHotSpots=1',
   'map?file=countries&fid=3&culture=Dutch&format=json',
   'map?file=country_centres&size=256,256&format=png',
+  "images?file=countries&where=REGION%3D'Europe'&singleImage=1&styleBy=AREA_KM2&classify=jenks&labelField=NAME&legend=1&format=png",
+  'images?file=countries&fid=0,1,2,3&singleImage=1&theme=Regions&includeHotSpots=1&format=json',
+  'map?file=countries&fid=3,4&styleBy=SUBREGION&labelField=NAME&legend=1&legendPosition=topleft&includeHotSpots=1',
+  'legend?file=countries&styleBy=AREA_KM2&palette=viridis&culture=Dutch&format=svg',
+  'legend?file=countries&theme=CountryArea&scale=2',
 ].map((path) => `/REST/v1/shapefiles/${path}&key=${TEST_KEY}`);
 
 const servers = new Map<ServerName, ServerProcess>();
