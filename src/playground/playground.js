@@ -63,6 +63,7 @@ const paletteSelect = element('palette', HTMLSelectElement);
 const palettePreview = element('palette-preview', HTMLElement);
 const reversePaletteInput = element('reverse-palette', HTMLInputElement);
 const legendSwitch = element('legend-switch', HTMLInputElement);
+const legendPositionSelect = element('legend-position', HTMLSelectElement);
 const labelsSwitch = element('labels-switch', HTMLInputElement);
 const labelFieldSelect = element('label-field', HTMLSelectElement);
 const legendPanel = element('legend-panel', HTMLElement);
@@ -323,6 +324,7 @@ function syncOptions() {
   classesInput.disabled = !styled || (classifySelect.value || (field && defaultMethod(field.type))) === 'categories';
   // A legend needs classes: a field's, or the rules of a theme.
   legendSwitch.disabled = !styled && (map || themeSelect.value === '');
+  legendPositionSelect.disabled = legendSwitch.disabled || !legendSwitch.checked;
   labelFieldSelect.disabled = !labelsSwitch.checked || labelFieldSelect.options.length === 0;
 }
 
