@@ -1,12 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Feature, Geometry, Position } from 'geojson';
+import type { Feature, FeatureCollection, Geometry, Position } from 'geojson';
 import * as shapefile from 'shapefile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countriesOf, loadCountriesTopology } from '../plugins/embedded/geodata/countries.ts';
+import { linesCutAtAntimeridian } from '../scripts/lib/antimeridian.ts';
+import { WGS84_PRJ } from '../scripts/lib/crs.ts';
 import { buildSampleData } from '../scripts/lib/sample-data.ts';
+import { textField, writeShapefile } from '../scripts/lib/write-shapefile.ts';
+import { ShapeType } from '../src/shapefile/types.ts';
 
 const DATA_DIR = fileURLToPath(new URL('../data/', import.meta.url));
 const SAMPLES = ['countries', 'borders', 'country_centres', 'benelux_rd'];
@@ -53,6 +58,61 @@ function fieldsOf(block: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const match of block.matchAll(/^ {2}(\w+) \(\w+\) = (.*)$/gm)) fields[match[1]] = match[2];
   return fields;
+}
+
+/** What GDAL (SpatiaLite's functions, GEOS's validity) answers to an SQL query on a file, one record of fields per row. */
+function gdalQuery(path: string, sql: string): Record<string, string>[] {
+  const listing = execFileSync('ogrinfo', ['-q', '-dialect', 'sqlite', '-sql', sql, path], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return listing.split(/^OGRFeature\(SELECT\):\d+$/m).slice(1).map(fieldsOf);
+}
+
+/** The file as GDAL reads it, written out by ogr2ogr as GeoJSON. */
+function gdalGeoJson(path: string, ...options: string[]): FeatureCollection<Geometry, Properties> {
+  const json = execFileSync('ogr2ogr', ['-f', 'GeoJSON', '/vsistdout/', ...options, path], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return JSON.parse(json) as FeatureCollection<Geometry, Properties>;
+}
+
+/** The lines of positions a geometry is drawn with: rings, lines, or each point alone. */
+function pathsOf(geometry: Geometry): Position[][] {
+  switch (geometry.type) {
+    case 'Point': return [[geometry.coordinates]];
+    case 'MultiPoint': return geometry.coordinates.map((point) => [point]);
+    case 'LineString': return [geometry.coordinates];
+    case 'MultiLineString':
+    case 'Polygon': return geometry.coordinates;
+    case 'MultiPolygon': return geometry.coordinates.flat();
+    default: throw new Error(`unexpected ${geometry.type}`);
+  }
+}
+
+/** The widest step in longitude between neighbouring vertices: more than 180° is a segment the long way round the world. */
+function widestLongitudeStep(geometry: Geometry): number {
+  let widest = 0;
+  for (const path of pathsOf(geometry)) {
+    for (let i = 1; i < path.length; i++) widest = Math.max(widest, Math.abs(path[i][0] - path[i - 1][0]));
+  }
+  return widest;
+}
+
+/** Twice the ring's signed area, y up: negative for a clockwise ring. */
+function signedArea(ring: Position[]): number {
+  let area = 0;
+  for (let i = 1; i < ring.length; i++) area += (ring[i - 1][0] - ring[i][0]) * (ring[i - 1][1] + ring[i][1]);
+  return area;
+}
+
+/** The ring made continuous: past ±180° it goes on to 181°, not back to -179°. */
+function unwrapped(ring: Position[]): Position[] {
+  let offset = 0;
+  return ring.map(([x, y], i) => {
+    if (i > 0 && x - ring[i - 1][0] < -180) offset += 360;
+    if (i > 0 && x - ring[i - 1][0] > 180) offset -= 360;
+    return [x + offset, y];
+  });
 }
 
 describe('the bundled sample data', () => {
@@ -192,6 +252,136 @@ describe('the bundled sample data', () => {
       expect(polygonContains(byName(benelux, 'België').geometry, brussels)).toBe(true);
       expect(polygonContains(byName(benelux, 'Nederland').geometry, brussels)).toBe(false);
       expect(polygonContains(byName(benelux, 'Luxemburg').geometry, luxembourg)).toBe(true);
+    });
+  });
+
+  describe('cut at the antimeridian, as GDAL reads it', () => {
+    const countriesPath = join(DATA_DIR, 'countries.shp');
+    const sources = countriesOf(loadCountriesTopology('50m'));
+    const crossing = sources.filter((country) => polygonsOf(country.geometry).flat().some((ring) => widestLongitudeStep({ type: 'LineString', coordinates: ring }) > 180));
+    let before: string;
+    let gdalCut: string;
+    let ours: FeatureCollection<Geometry, Properties>;
+    beforeAll(() => {
+      const dir = mkdtempSync(join(tmpdir(), 'antimeridian-'));
+      // The countries as the builder wrote them before they were cut: world-atlas's shapes as they are.
+      before = join(dir, 'before.shp');
+      writeShapefile(
+        join(dir, 'before'),
+        { shapeType: ShapeType.Polygon, prj: WGS84_PRJ, fields: [textField('NAME', sources.map((country) => country.name))] },
+        sources.map((country) => ({ geometry: country.geometry, attributes: { NAME: country.name } })),
+      );
+      // GDAL's own cut, for reference: the crossing countries made continuous past 180°, then ogr2ogr -wrapdateline.
+      const continuous = join(dir, 'continuous.geojson');
+      const features = crossing.map((country) => ({
+        type: 'Feature',
+        properties: { NAME: country.name },
+        geometry: { type: 'MultiPolygon', coordinates: polygonsOf(country.geometry).map((rings) => rings.map(unwrapped)) },
+      }));
+      writeFileSync(continuous, JSON.stringify({ type: 'FeatureCollection', features }));
+      gdalCut = join(dir, 'gdal-cut.geojson');
+      execFileSync('ogr2ogr', ['-f', 'GeoJSON', '-wrapdateline', gdalCut, continuous], { stdio: 'ignore' });
+      ours = gdalGeoJson(countriesPath);
+    });
+    afterAll(() => rmSync(join(before, '..'), { recursive: true, force: true }));
+
+    const measures = (path: string, layer: string) =>
+      new Map(
+        gdalQuery(path, `SELECT NAME, ST_Area(geometry) AS area, ST_NumGeometries(geometry) AS polygons, ST_IsValid(geometry) AS valid FROM "${layer}"`).map(
+          (row) => [row.NAME, { area: Number(row.area), polygons: Number(row.polygons), valid: row.valid }],
+        ),
+      );
+
+    it('concerns Russia, Fiji and Antarctica: the world-atlas countries that cross 180°', () => {
+      expect(crossing.map((country) => country.name).sort()).toEqual(['Antarctica', 'Fiji', 'Russia']);
+      // Before the cut GDAL read each of them as invalid (the band round the world crosses itself).
+      const old = measures(before, 'before');
+      for (const country of crossing) expect(old.get(country.name)?.valid, country.name).toBe('0');
+    });
+
+    it('has no segment across the world in countries or borders, and every centre within ±180°', () => {
+      for (const name of ['countries', 'borders']) {
+        const features = name === 'countries' ? ours.features : gdalGeoJson(join(DATA_DIR, `${name}.shp`)).features;
+        const across = features.filter((feature) => widestLongitudeStep(feature.geometry) > 180).map((feature) => feature.properties.NAME);
+        expect(across, name).toEqual([]);
+      }
+      for (const centre of gdalGeoJson(join(DATA_DIR, 'country_centres.shp')).features) {
+        const [[lon, lat]] = pathsOf(centre.geometry)[0];
+        expect(Math.abs(lon), String(centre.properties.NAME)).toBeLessThanOrEqual(180);
+        expect(Math.abs(lat), String(centre.properties.NAME)).toBeLessThanOrEqual(90);
+      }
+    });
+
+    it('reads every country as valid', () => {
+      expect(gdalQuery(countriesPath, 'SELECT NAME FROM countries WHERE NOT ST_IsValid(geometry)')).toEqual([]);
+    });
+
+    it.each(['Russia', 'Fiji'])('makes %s a MultiPolygon with polygons on both sides of 180°, as GDAL cuts it', (name) => {
+      const country = ours.features.find((feature) => feature.properties.NAME === name)!;
+      expect(country.geometry.type).toBe('MultiPolygon');
+      const polygons = polygonsOf(country.geometry);
+      const east = polygons.filter(([outer]) => outer.every(([x]) => x >= 0) && outer.some(([x]) => x === 180));
+      const west = polygons.filter(([outer]) => outer.every(([x]) => x <= 0) && outer.some(([x]) => x === -180));
+      expect(east.length, 'polygons ending at +180°').toBeGreaterThan(0);
+      expect(west.length, 'polygons ending at -180°').toBeGreaterThan(0);
+
+      const reference = measures(gdalCut, 'continuous').get(name)!;
+      const cut = measures(countriesPath, 'countries').get(name)!;
+      expect(reference.valid).toBe('1');
+      expect(cut.polygons).toBe(reference.polygons);
+      expect(Math.abs(cut.area - reference.area) / reference.area).toBeLessThan(1e-5);
+    });
+
+    it('keeps the land on the right side: Chukotka in Russia, Viti Levu in Fiji, the South Pole in Antarctica, not the seas', () => {
+      const contains = (name: string, [x, y]: Position) =>
+        gdalQuery(countriesPath, `SELECT ST_Contains(geometry, MakePoint(${x}, ${y})) AS inside FROM countries WHERE NAME = '${name}'`)[0].inside;
+      expect(contains('Russia', [-172, 66])).toBe('1');
+      expect(contains('Russia', [0, 67])).toBe('0'); // the Norwegian Sea, where the band was
+      expect(contains('Fiji', [178.5, -17.6])).toBe('1');
+      expect(contains('Fiji', [0, -16.5])).toBe('0');
+      expect(contains('Antarctica', [0, -89.5])).toBe('1');
+      expect(contains('Antarctica', [106.84, -78.46])).toBe('1'); // Vostok
+      expect(contains('Antarctica', [-120, -80])).toBe('1'); // Marie Byrd Land
+      expect(contains('Antarctica', [0, -60])).toBe('0');
+      // Like Natural Earth's own file: one polygon from -180° to 180°, closed along the pole.
+      const antarctica = ours.features.find((feature) => feature.properties.NAME === 'Antarctica')!;
+      const widest = polygonsOf(antarctica.geometry).find(([outer]) => outer.some(([x]) => x === -180) && outer.some(([x]) => x === 180));
+      expect(widest).toBeDefined();
+      expect(Math.min(...widest![0].map(([, y]) => y))).toBeLessThan(-89.99);
+    });
+
+    it('writes outer rings clockwise and holes counter-clockwise', () => {
+      for (const feature of ours.features) {
+        for (const [outer, ...holes] of polygonsOf(feature.geometry)) {
+          expect(signedArea(outer), String(feature.properties.NAME)).toBeLessThan(0);
+          for (const hole of holes) expect(signedArea(hole), String(feature.properties.NAME)).toBeGreaterThan(0);
+        }
+      }
+    });
+
+    it('would cut a border too (none crosses 180° today): a line ends on the meridian and goes on from the other side', () => {
+      const cut = linesCutAtAntimeridian({ type: 'LineString', coordinates: [[170, 10], [-170, 20], [-160, 20]] });
+      expect(cut.type).toBe('MultiLineString');
+      const [east, west] = cut.coordinates as Position[][];
+      expect(east[0]).toEqual([170, 10]);
+      expect(east[east.length - 1][0]).toBe(180);
+      expect(west[0][0]).toBe(-180);
+      expect(west[0][1]).toBeCloseTo(east[east.length - 1][1], 12);
+      expect(west.slice(1).map(([x, y]) => [Math.round(x * 1e9) / 1e9, Math.round(y * 1e9) / 1e9])).toEqual([[-170, 20], [-160, 20]]);
+    });
+
+    it('leaves every other country as it was, and no country with fewer polygons than world-atlas gives it', () => {
+      const old = measures(before, 'before');
+      const cut = measures(countriesPath, 'countries');
+      expect([...cut.keys()]).toEqual([...old.keys()]);
+      for (const country of sources) {
+        const now = cut.get(country.name)!;
+        expect(now.polygons, country.name).toBeGreaterThanOrEqual(polygonsOf(country.geometry).length);
+        if (crossing.includes(country)) continue;
+        const then = old.get(country.name)!;
+        expect(now.polygons, country.name).toBe(then.polygons);
+        expect(Math.abs(now.area - then.area), country.name).toBeLessThanOrEqual(then.area * 1e-9);
+      }
     });
   });
 

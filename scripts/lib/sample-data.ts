@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShapeType } from '../../src/shapefile/types.ts';
+import { linesCutAtAntimeridian, polygonsCutAtAntimeridian } from './antimeridian.ts';
 import { beneluxInRd } from './benelux.ts';
 import { bordersOf } from './borders.ts';
 import { countriesOf, loadCountriesTopology } from '../../plugins/embedded/geodata/countries.ts';
@@ -29,6 +30,8 @@ Sources: Natural Earth 1:50m Admin 0 countries (public domain) via the world-atl
 package (ISC licence); names, codes, centres, areas, regions and subregions from the
 world-countries package (Open Database License 1.0, © Mohammed Le Doze), so
 country_centres, the Dutch names and the countries' facts are available under the ODbL.
+As in Natural Earth's own shapefiles, shapes are cut at ±180° (Russia, Fiji and Antarctica;
+no border crosses it), the pieces staying polygons of one record: no ring spans the world.
 
 The countries' facts, for thematic maps (\`styleBy=REGION\`, \`styleBy=AREA_KM2\`):
 
@@ -67,7 +70,7 @@ export function buildSampleData(dataDir: string): void {
       ],
     },
     countries.map((country, i) => ({
-      geometry: country.geometry,
+      geometry: polygonsCutAtAntimeridian(country.geometry),
       attributes: {
         NAME: country.name,
         NAME_NL: country.nameNl,
@@ -91,7 +94,7 @@ export function buildSampleData(dataDir: string): void {
         textField('NAME_EN', borders.map((border) => border.nameEn)),
       ],
     },
-    borders.map((border) => ({ geometry: border.geometry, attributes: { NAME: border.name, NAME_EN: border.nameEn } })),
+    borders.map((border) => ({ geometry: linesCutAtAntimeridian(border.geometry), attributes: { NAME: border.name, NAME_EN: border.nameEn } })),
   );
 
   const centres = countryCentres();

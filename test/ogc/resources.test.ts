@@ -189,7 +189,8 @@ describe('collections', () => {
     const one = await get(server, '/ogc/collections/COUNTRIES');
     expect(one.status).toBe(200);
     expect(one.body).toEqual(list.body.collections.find((collection: { id: string }) => collection.id === 'countries'));
-    expect(one.body.extent.spatial.bbox).toEqual([[-180, -89.999, 180, 83.59960937500003]]);
+    // Antarctica's south edge runs at 89.999°S; where it is cut at 180° d3 puts the cut on the great circle, a hair further south.
+    expect(one.body.extent.spatial.bbox).toEqual([[-180, -89.99900000003859, 180, 83.59960937500003]]);
   });
 
   it("gives a collection's fields as queryables (JSON Schema)", async () => {
