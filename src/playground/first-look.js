@@ -73,7 +73,15 @@ export function hotSpotFieldsWithin(fields, cap) {
  * Mercator would stretch across the bottom of the picture): one image of some 240
  * features, its hot spots and answer well within the default limits.
  */
-export const SAMPLE_CHOROPLETH = { file: 'countries', where: "REGION <> 'Antarctic'", styleBy: 'REGION', labelField: 'NAME' };
+export const SAMPLE_CHOROPLETH = {
+  file: 'countries',
+  where: "REGION <> 'Antarctic'",
+  styleBy: 'REGION',
+  labelField: 'NAME',
+  // Thin white borders between the colours, as a choropleth draws them.
+  lineColor: '#ffffff',
+  lineWidth: 1,
+};
 
 /**
  * The sample choropleth when the file shown is the sample countries (by name, with the

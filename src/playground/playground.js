@@ -251,6 +251,8 @@ async function showFields(/** @type {string} */ id, /** @type {boolean} */ openi
       labelFieldSelect.value = choropleth.labelField;
       labelsSwitch.checked = true;
       legendSwitch.checked = true;
+      element('line-color', HTMLInputElement).value = choropleth.lineColor;
+      element('line-width', HTMLInputElement).value = String(choropleth.lineWidth);
     }
   } catch (error) {
     if (id !== fileSelect.value) return;
