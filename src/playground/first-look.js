@@ -81,6 +81,8 @@ export const SAMPLE_CHOROPLETH = {
   // Thin white borders between the colours, as a choropleth draws them.
   lineColor: '#ffffff',
   lineWidth: 1,
+  // The South Pacific is empty; the bottom right would cover Australia.
+  legendPosition: 'bottomleft',
 };
 
 /**

@@ -253,6 +253,7 @@ async function showFields(/** @type {string} */ id, /** @type {boolean} */ openi
       legendSwitch.checked = true;
       element('line-color', HTMLInputElement).value = choropleth.lineColor;
       element('line-width', HTMLInputElement).value = String(choropleth.lineWidth);
+      legendPositionSelect.value = choropleth.legendPosition;
     }
   } catch (error) {
     if (id !== fileSelect.value) return;
