@@ -32,7 +32,7 @@ const ENVELOPE_FORMATS: ReadonlySet<Format> = new Set(['xml', 'json']);
  * configured settings beyond the request that shape the picture (a map's basemap providers).
  */
 export function cachedPicture<R extends PictureRequest>(
-  config: Pick<Config, 'render' | 'envelope' | 'http' | 'fileCheckMs'>,
+  config: Pick<Config, 'render' | 'envelope' | 'http' | 'fileCheckMs' | 'limits'>,
   settingsOf: (request: R) => unknown = () => undefined,
 ): MiddlewareHandler<AppEnv, string, { out: { query: R } }> {
   const service = serviceIdentity(config);

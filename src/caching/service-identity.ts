@@ -5,10 +5,11 @@ import type { Config } from '../config/schema.ts';
  * What shapes every answer's bytes besides the data and the request: this version of
  * shapeshot (its drawing code, fonts, built-in rules), the runtime's deflate, which makes
  * the PNG bytes (Node, Deno and Bun each compress differently, README "Same answers"), and
- * the configured settings an answer shows. Nothing that differs between instances of one
+ * the configured settings an answer shows (limits among them where they shape a picture rather
+ * than refuse it). Nothing that differs between instances of one
  * deployment (the instance name only reaches the TraceId).
  */
-export function serviceIdentity(config: Pick<Config, 'render' | 'envelope'>) {
+export function serviceIdentity(config: Pick<Config, 'render' | 'envelope'> & { limits: Pick<Config['limits'], 'maxCategories' | 'maxLabels'> }) {
   return {
     version: packageVersion(),
     deflate: deflateIdentity(),
@@ -16,6 +17,9 @@ export function serviceIdentity(config: Pick<Config, 'render' | 'envelope'>) {
     jpegQuality: config.render.jpegQuality,
     copyright: config.envelope.copyright,
     schemaNamespace: config.envelope.schemaNamespace,
+    // A styled picture's classes and labels: how many categories stand alone, how many labels are placed.
+    maxCategories: config.limits.maxCategories,
+    maxLabels: config.limits.maxLabels,
   };
 }
 

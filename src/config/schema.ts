@@ -185,9 +185,10 @@ export const configSchema = z
         maxCategories: z.number().int().min(1).max(1000).default(DEFAULT_LIMITS.maxCategories),
         /**
          * Most labels one picture places (`labelField`); features past it, by priority (larger
-         * first), are not labelled, and the placement's work stops there.
+         * first), are not labelled, and the placement's work stops there. At most 5,000: each
+         * label is tested against those placed, and a picture has no room for more.
          */
-        maxLabels: z.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.maxLabels),
+        maxLabels: z.number().int().min(0).max(5000).default(DEFAULT_LIMITS.maxLabels),
       })
       .strict()
       .default(DEFAULT_LIMITS),

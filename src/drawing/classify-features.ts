@@ -15,11 +15,11 @@
  * just to look it up.
  */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
-import { BadRequestError, echo } from '../errors.ts';
+import { BadRequestError } from '../errors.ts';
 import { compileFilter } from '../filter/index.ts';
 import type { DrawingContext } from '../job-context/context.ts';
 import type { ThemeRule } from '../params/theme.ts';
-import { fieldNamed, fieldNamesOf, type AttributeType, type AttributeValue } from '../shapefile/dbf.ts';
+import { fieldNamed, fieldsNamedIn, type AttributeType, type AttributeValue } from '../shapefile/dbf.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Classification, RuleClasses } from '../thematic/classification.ts';
 import { classifyValues } from '../thematic/classify-values.ts';
@@ -59,9 +59,7 @@ export function classifyFeatures(job: ClassifyJob, { shapefiles, checkpoint, lap
 
 function classifyField(shapefile: OpenShapefile, job: ClassifyJob, checkpoint: Checkpoint): Classification {
   if (job.field === undefined) throw new Error('A classify job needs a field or rules');
-  const [name] = fieldNamesOf(shapefile.fields, [job.field], (unknown, known) =>
-    new BadRequestError(`Parameter 'styleBy': shapefile '${shapefile.name}' has no field '${echo(unknown)}' (its fields: ${known}).`),
-  );
+  const [name] = fieldsNamedIn(shapefile, 'styleBy', [job.field]);
   const { type } = fieldNamed(shapefile.fields, name)!;
   const method = job.method ?? (type === 'number' ? 'quantile' : 'categories');
   if (method !== 'categories' && type !== 'number') {

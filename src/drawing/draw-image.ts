@@ -23,7 +23,7 @@ import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './ho
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { drawnImage, type DrawnImage } from './drawn-image.ts';
-import { classByFeature, styleFeatures, type FeatureStyling } from './feature-styling.ts';
+import { classByFeature, featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { pictureOverlay } from './picture-overlay.ts';
 import { withClasses } from '../hotspots/classes.ts';
 
@@ -73,6 +73,8 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
   const { width, height, pixelRatio, style, limits } = job;
   const shapefile = context.shapefiles.open(job.files, checkpoint);
   const attributes = hotSpotAttributes(job, () => shapefile);
+  // What the styling names in the file is checked before anything is read.
+  const styler = job.styling && featureStyler(shapefile, job.styling);
   lap('open');
   if (job.requestRefs) {
     checkVertexBound(shapefile, job.requestRefs, limits.maxImageVertices, (count) =>
@@ -95,7 +97,7 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
   lap('pixels');
   checkpoint();
   const featureIds = features.map(({ ref }) => ref.parent);
-  const styled = job.styling && styleFeatures(shapefile, featureIds, job.styling);
+  const styled = styler?.(featureIds, checkpoint);
   const overlay =
     job.styling && styled && pictureOverlay(job.styling, styled, { width, height, pixels, pointRadius: style.pointRadius, maxLabels: limits.maxLabels, checkpoint });
   lap('styling');

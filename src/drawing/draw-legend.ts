@@ -14,6 +14,8 @@ export interface LegendJob {
   format: 'png' | 'svg';
   /** Real pixels per CSS pixel of the PNG. */
   pixelRatio: number;
+  /** The longest side the legend may take, CSS pixels (limits.maxSize, and the pixel budget at this scale). */
+  maxSide: number;
 }
 
 export interface DrawnLegend {
@@ -21,7 +23,7 @@ export interface DrawnLegend {
 }
 
 export function drawLegend(job: LegendJob, context: DrawingContext): Handled<DrawnLegend> {
-  const drawn = legendAlone(job.legend);
+  const drawn = legendAlone(job.legend, job.maxSide);
   context.lap('svg');
   const picture =
     job.format === 'svg'

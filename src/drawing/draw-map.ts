@@ -30,7 +30,7 @@ import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import type { MapLimits } from './map-budget.ts';
 import type { MapFeature } from './map-features.ts';
-import { classByFeature, styleFeatures, type FeatureStyling } from './feature-styling.ts';
+import { classByFeature, featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { pictureOverlay } from './picture-overlay.ts';
 import { withClasses } from '../hotspots/classes.ts';
 
@@ -73,6 +73,8 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const { checkpoint, lap } = context;
   const { width, height, pixelRatio, style, transform } = job;
   const attributes = hotSpotAttributes(job, () => context.shapefiles.open(job.files, checkpoint));
+  // What the styling names in the file is checked before anything is decoded.
+  const styler = job.styling && featureStyler(context.shapefiles.open(job.files, checkpoint), job.styling);
   const inView = Array.isArray(job.features)
     ? job.features.filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
     : decodeInView(context.shapefiles.open(job.files, checkpoint), job, job.features, checkpoint);
@@ -89,8 +91,7 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
   const basemap = composite ? { ...job.basemap, below: { svg: job.basemap.below.svg } } : job.basemap;
   const featureIds = inView.map((feature) => feature.featureId);
-  const shapefile = job.styling && context.shapefiles.open(job.files, checkpoint);
-  const styled = job.styling && shapefile && styleFeatures(shapefile, featureIds, job.styling);
+  const styled = styler?.(featureIds, checkpoint);
   const picture = { width, height, pixels, pointRadius: style.pointRadius, maxLabels: job.limits.maxLabels, checkpoint };
   const overlay = job.styling && styled && pictureOverlay(job.styling, styled, { ...picture, ...(attribution ? { bottomInset: ATTRIBUTION_STRIP_HEIGHT } : {}) });
   lap('styling');

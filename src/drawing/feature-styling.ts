@@ -1,20 +1,24 @@
 /**
  * A styled picture's features, on the drawing worker: each drawn feature's class (by the
  * classification the request's `classify` job made, or by the theme's first matching rule),
- * the paint that class gives it, and its label's text. Each feature's `.dbf` row is read once,
- * for all three; a picture without styling reads none.
+ * the paint that class gives it, and its label's text. What the styling names in the file
+ * (fields, rules' filters) is resolved first, so that a wrong name is a 400 before any
+ * geometry is read; then each feature's `.dbf` row is read once, for all three. A picture
+ * without styling reads none.
  */
-import { BadRequestError, echo } from '../errors.ts';
-import { parseColour } from '../params/colour.ts';
+import { StepPacer, type Checkpoint } from '../cancellation/checkpoint.ts';
 import type { LegendPosition } from '../legend/legend-svg.ts';
 import type { LabelSettings, RuleColouring } from '../params/thematic.ts';
-import { fieldNamed, type AttributeValue } from '../shapefile/dbf.ts';
+import type { Culture } from '../plugin-contract/basemap-plugin.ts';
+import { fieldsNamedIn, type AttributeValue } from '../shapefile/dbf.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
-import type { FeaturePaint } from '../svg/style.ts';
+import type { FeaturePaint, Rgba } from '../svg/style.ts';
+import { categoryLabel } from '../thematic/class-labels.ts';
 import { classIndexer } from '../thematic/class-of.ts';
-import type { CategoryClasses, NumericClasses } from '../thematic/classification.ts';
+import { classSlots, type CategoryClasses, type NumericClasses } from '../thematic/classification.ts';
 import type { Legend } from '../thematic/legend.ts';
 import { compileRules } from '../thematic/rules.ts';
+import { parseColour } from '../params/colour.ts';
 
 /** What a drawing job is told of the request's thematic styling. */
 export interface FeatureStyling {
@@ -23,6 +27,8 @@ export interface FeatureStyling {
   labels?: LabelSettings;
   /** Drawn into the picture, in that corner. */
   legend?: { legend: Legend; position: LegendPosition };
+  /** How labels write numbers (the map's `culture`; images: English), as the legend does. */
+  culture: Culture;
 }
 
 export interface ClassesToDraw {
@@ -30,6 +36,8 @@ export interface ClassesToDraw {
   classification: NumericClasses | CategoryClasses;
   /** Its classes' colours, in class order. */
   legend: Legend;
+  /** The null class's colour with its alpha, which the legend's `#RRGGBB` leaves out. */
+  nullColor: Rgba;
 }
 
 /** Per drawn feature, in the order given. */
@@ -42,29 +50,40 @@ export interface StyledFeatures {
 }
 
 type Row = Readonly<Record<string, AttributeValue>>;
-
-/** The styling of the features `featureIds` (parents; a child's row is its parent's) of `shapefile`. */
-export function styleFeatures(shapefile: OpenShapefile, featureIds: readonly number[], styling: FeatureStyling): StyledFeatures {
-  const classOf = colouringOf(shapefile, styling.colouring);
-  const labelField = styling.labels && fieldOf(shapefile, styling.labels.field, 'labelField');
-  const rows = new Map<number, Row>();
-  const rowOf = (fid: number) => {
-    let row = rows.get(fid);
-    if (!row) rows.set(fid, (row = shapefile.readAttributes(fid)));
-    return row;
-  };
-  const styled: StyledFeatures = { paints: [], classes: [], labels: [] };
-  for (const fid of featureIds) {
-    const row = classOf || labelField ? rowOf(fid) : {};
-    const painted = classOf?.(row);
-    styled.classes.push(painted?.index);
-    styled.paints.push(painted?.paint);
-    styled.labels.push(labelField === undefined ? undefined : labelText(row[labelField]));
-  }
-  return styled;
-}
-
 type ClassOf = (row: Row) => { index: number; paint: FeaturePaint } | undefined;
+
+/** The styling resolved against the file: styles features by id. */
+export type FeatureStyler = (featureIds: readonly number[], checkpoint: Checkpoint) => StyledFeatures;
+
+/**
+ * Resolves `styling` against `shapefile`: its label field (a 400 naming `labelField` and the
+ * file's fields when there is none) and its rules (compiled against the file's fields, a 400
+ * naming the theme's rule when one does not fit them).
+ */
+export function featureStyler(shapefile: OpenShapefile, styling: FeatureStyling): FeatureStyler {
+  const classOf = colouringOf(shapefile, styling.colouring);
+  const labelField = styling.labels && fieldsNamedIn(shapefile, 'labelField', [styling.labels.field])[0];
+  return (featureIds, checkpoint) => {
+    const pacer = new StepPacer(checkpoint);
+    const rows = new Map<number, Row>();
+    const rowOf = (fid: number) => {
+      let row = rows.get(fid);
+      if (!row) rows.set(fid, (row = shapefile.readAttributes(fid)));
+      return row;
+    };
+    const styled: StyledFeatures = { paints: [], classes: [], labels: [] };
+    for (const fid of featureIds) {
+      // A row read and decoded a feature: a map may style 100,000 of them.
+      pacer.step(64);
+      const row = classOf || labelField ? rowOf(fid) : {};
+      const painted = classOf?.(row);
+      styled.classes.push(painted?.index);
+      styled.paints.push(painted?.paint);
+      styled.labels.push(labelField === undefined ? undefined : valueAsLabel(row[labelField], styling.culture));
+    }
+    return styled;
+  };
+}
 
 function colouringOf(shapefile: OpenShapefile, colouring: FeatureStyling['colouring']): ClassOf | undefined {
   if (!colouring) return undefined;
@@ -76,27 +95,20 @@ function colouringOf(shapefile: OpenShapefile, colouring: FeatureStyling['colour
       return index === undefined ? undefined : { index, paint: paints[index] };
     };
   }
-  const field = colouring.classification.field;
-  const indexOf = classIndexer(colouring.classification);
-  const paints = colouring.legend.classes.map((entry): FeaturePaint => ({ fillColor: parseColour(entry.color) }));
+  const { classification, legend, nullColor } = colouring;
+  const indexOf = classIndexer(classification);
+  const nulls = classSlots(classification).nulls;
+  const paints = legend.classes.map((entry, i): FeaturePaint => ({ fillColor: i === nulls ? nullColor : parseColour(entry.color) }));
   return (row) => {
-    const index = indexOf(row[field] ?? null);
+    const index = indexOf(row[classification.field] ?? null);
     return index === undefined ? undefined : { index, paint: paints[index] };
   };
 }
 
-/** The `.dbf` spelling of `name`; 400 naming the parameter and the file's fields when there is none. */
-function fieldOf(shapefile: OpenShapefile, name: string, parameter: string): string {
-  const field = fieldNamed(shapefile.fields, name);
-  if (field) return field.name;
-  const known = shapefile.fields.map((entry) => entry.name).join(', ') || 'none';
-  throw new BadRequestError(`Parameter '${parameter}': shapefile '${shapefile.name}' has no field '${echo(name)}' (its fields: ${known}).`);
-}
-
-/** A value as a label reads it; nothing for no value. */
-function labelText(value: AttributeValue | undefined): string | undefined {
+/** A value as a label reads it, as the legend writes a category; nothing for no value. */
+function valueAsLabel(value: AttributeValue | undefined, culture: Culture): string | undefined {
   if (value === null || value === undefined) return undefined;
-  const text = String(value).trim();
+  const text = categoryLabel(value, culture).trim();
   return text === '' ? undefined : text;
 }
 

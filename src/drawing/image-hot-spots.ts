@@ -1,6 +1,7 @@
 /** The image map of a drawn image or map: its hot spots, with attribute values when asked for. */
 import type { Shape } from '../geometry/shape.ts';
-import { fieldNamesIn, withAttributes } from '../hotspots/attributes.ts';
+import { withAttributes } from '../hotspots/attributes.ts';
+import { fieldsNamedIn } from '../shapefile/dbf.ts';
 import { hotSpotsFor, type HotSpot } from '../hotspots/hotspots.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
@@ -43,7 +44,7 @@ export interface HotSpotAttributes {
 export function hotSpotAttributes(request: HotSpotRequest, shapefile: () => OpenShapefile): HotSpotAttributes | undefined {
   if (!request.includeHotSpots || !request.hotSpotFields?.length) return undefined;
   const open = shapefile();
-  return { shapefile: open, fieldNames: fieldNamesIn(request.hotSpotFields, open.fields, open.name) };
+  return { shapefile: open, fieldNames: fieldsNamedIn(open, 'hotSpotFields', request.hotSpotFields) };
 }
 
 /** The hot spots of `drawn` (null when the request asks for none), at scale 1 whatever the picture's scale. */

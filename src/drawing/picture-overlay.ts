@@ -1,10 +1,11 @@
 /**
- * What a styled picture draws over its features: the labels (placed so that none overlaps
- * another or leaves the picture, larger features first) and the legend in its corner. The
- * same for images and maps; a map keeps its attribution strip clear.
+ * What a styled picture draws over its features: the legend in its corner, then the labels,
+ * placed so that none overlaps another, the legend or a map's attribution strip, or leaves
+ * the picture, larger features first. The same for images and maps.
  */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Shape } from '../geometry/shape.ts';
+import type { BBox } from '../geometry/types.ts';
 import { labelsSvg } from '../labels/labels-svg.ts';
 import { placeLabels } from '../labels/place-labels.ts';
 import { legendSvg } from '../legend/legend-svg.ts';
@@ -18,26 +19,25 @@ export interface OverlayPicture {
   pixels: readonly Shape[];
   pointRadius: number;
   maxLabels: number;
-  /** Pixels at the bottom the legend keeps clear of (a map's attribution strip). */
+  /** Pixels at the bottom kept clear (a map's attribution strip). */
   bottomInset?: number;
   checkpoint: Checkpoint;
 }
 
-/** The overlay's SVG ('' for none). */
+/** The overlay's SVG ('' for none): the labels under the legend, neither covering the other. */
 export function pictureOverlay(styling: FeatureStyling, styled: StyledFeatures, picture: OverlayPicture): string {
-  let svg = '';
-  if (styling.labels) {
-    const features = picture.pixels.flatMap((shape, i) => {
-      const text = styled.labels[i];
-      return text === undefined ? [] : [{ shape, text }];
-    });
-    const { width, height, pointRadius, maxLabels, checkpoint } = picture;
-    const placed = placeLabels(features, { width, height, size: styling.labels.size, pointRadius, maxLabels, checkpoint });
-    svg += labelsSvg(placed, styling.labels);
-  }
-  if (styling.legend) {
-    const { width, height, bottomInset } = picture;
-    svg += legendSvg(styling.legend.legend, { width, height, position: styling.legend.position, ...(bottomInset ? { bottomInset } : {}) });
-  }
-  return svg;
+  const { width, height, bottomInset = 0 } = picture;
+  const legend = styling.legend && legendSvg(styling.legend.legend, { width, height, position: styling.legend.position, bottomInset });
+  if (!styling.labels) return legend?.svg ?? '';
+  const taken: BBox[] = [
+    ...(legend ? [legend.box] : []),
+    ...(bottomInset > 0 ? [{ xmin: 0, ymin: height - bottomInset, xmax: width, ymax: height }] : []),
+  ];
+  const features = picture.pixels.flatMap((shape, i) => {
+    const text = styled.labels[i];
+    return text === undefined ? [] : [{ shape, text }];
+  });
+  const { pointRadius, maxLabels, checkpoint } = picture;
+  const placed = placeLabels(features, { width, height, size: styling.labels.size, pointRadius, maxLabels, taken, checkpoint });
+  return labelsSvg(placed, styling.labels) + (legend?.svg ?? '');
 }

@@ -3,6 +3,7 @@
  * XML: after the existing members of `Resource`, as `Attributes` came after a hot spot's,
  * so that .NET clients still read what they knew; the same names in the same order in both.
  */
+import type { Format } from '../params/fields.ts';
 import type { Legend } from '../thematic/legend.ts';
 import { emptyElement, endTag, NIL, startTag, textElement } from './xml-markup.ts';
 
@@ -51,4 +52,15 @@ function xmlValue(value: string | number | boolean): string {
   if (value === Infinity) return 'INF';
   if (value === -Infinity) return '-INF';
   return String(value);
+}
+
+/**
+ * The bytes the legend adds to an envelope in `format` (none to a picture alone): reserved in
+ * the answer's limit before the images are drawn, so that an answer past it is refused before
+ * the work, not after.
+ */
+export function legendBytes(legend: Legend, format: Format): number {
+  if (format === 'xml') return new TextEncoder().encode(legendXml(legend)).length;
+  if (format === 'json') return new TextEncoder().encode(`,"Legend":${legendJson(legend)}`).length;
+  return 0;
 }

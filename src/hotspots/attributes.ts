@@ -2,16 +2,8 @@
  * `hotSpotFields=`: attribute values on each hot spot, so that a page can show a tooltip
  * without asking again.
  */
-import { BadRequestError, echo } from '../errors.ts';
-import { fieldNamesOf, pickFields, type AttributeField, type AttributeValue } from '../shapefile/dbf.ts';
+import { pickFields, type AttributeValue } from '../shapefile/dbf.ts';
 import type { HotSpot } from './hotspots.ts';
-
-/** The `.dbf` spellings of `requested` (matched case-insensitively); 400 naming the first that is no field. */
-export function fieldNamesIn(requested: readonly string[], fields: readonly AttributeField[], shapefile: string): string[] {
-  return fieldNamesOf(fields, requested, (name, known) =>
-    new BadRequestError(`Parameter 'hotSpotFields': shapefile '${shapefile}' has no field '${echo(name)}' (its fields: ${known}).`),
-  );
-}
 
 /** Each hot spot with the values of `fieldNames` of its feature; every feature's row is read once. */
 export function withAttributes(

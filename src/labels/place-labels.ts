@@ -30,6 +30,8 @@ export interface LabelOptions {
   /** Radius of a point's symbol: a point's label stands beside it. */
   pointRadius: number;
   maxLabels: number;
+  /** Room already taken (the legend, a map's attribution strip): no label overlaps it. */
+  taken?: readonly BBox[];
   checkpoint: Checkpoint;
 }
 
@@ -87,7 +89,7 @@ export function placeLabelsCounted(features: readonly LabelFeature[], options: L
     for (const { x, y } of candidates) {
       const box = { xmin: x - padding, ymin: y - metrics.ascent - padding, xmax: x + metrics.width + padding, ymax: y + metrics.descent + padding };
       if (box.xmin < 0 || box.ymin < 0 || box.xmax > width || box.ymax > height) continue;
-      if (labels.some((placed) => overlap(placed.box, box))) continue;
+      if (labels.some((placed) => overlap(placed.box, box)) || options.taken?.some((room) => overlap(room, box))) continue;
       labels.push({ text, x, y, width: metrics.width, height: metrics.ascent + metrics.descent, box });
       break;
     }

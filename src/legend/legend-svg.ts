@@ -13,6 +13,7 @@ import type { Legend } from '../thematic/legend.ts';
 import { labelText } from '../labels/label-text.ts';
 import { measureText, textPath } from '../text/layout.ts';
 import { escapeXml } from '../xml-text.ts';
+import type { BBox } from '../geometry/types.ts';
 
 /** The corners a legend may sit in (`legendPosition`). */
 export const LEGEND_POSITIONS = ['bottomright', 'bottomleft', 'topright', 'topleft'] as const;
@@ -52,18 +53,21 @@ interface LegendBox {
   at(x: number, y: number): string;
 }
 
-/** The legend in the picture's corner; '' when it cannot fit. */
-export function legendSvg(legend: Legend, { width, height, position, bottomInset = 0 }: LegendPlacement): string {
+/** The legend in the picture's corner, and the room it takes there (labels keep clear of it); undefined when it cannot fit. */
+export function legendSvg(legend: Legend, { width, height, position, bottomInset = 0 }: LegendPlacement): { svg: string; box: BBox } | undefined {
   const box = legendBox(legend, width - 2 * LEGEND_MARGIN, height - 2 * LEGEND_MARGIN - bottomInset);
-  if (!box) return '';
-  const x = position.endsWith('right') ? width - LEGEND_MARGIN - box.width : LEGEND_MARGIN;
-  const y = position.startsWith('bottom') ? height - bottomInset - LEGEND_MARGIN - box.height : LEGEND_MARGIN;
-  return box.at(x, y);
+  if (!box) return undefined;
+  const x = Math.round(position.endsWith('right') ? width - LEGEND_MARGIN - box.width : LEGEND_MARGIN);
+  const y = Math.round(position.startsWith('bottom') ? height - bottomInset - LEGEND_MARGIN - box.height : LEGEND_MARGIN);
+  return { svg: box.at(x, y), box: { xmin: x, ymin: y, xmax: x + box.width, ymax: y + box.height } };
 }
 
-/** The legend alone, as an SVG document of the box's own size (the legend route). */
-export function legendAlone(legend: Legend): { svg: string; width: number; height: number } {
-  const { width, height, at } = legendBox(legend, Infinity, Infinity)!;
+/**
+ * The legend alone, as an SVG document of the box's own size (the legend route), at most
+ * `maxSide` CSS pixels wide and high: longer legends end with "… N more", longer labels with "…".
+ */
+export function legendAlone(legend: Legend, maxSide: number): { svg: string; width: number; height: number } {
+  const { width, height, at } = legendBox(legend, maxSide, maxSide)!;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${at(0, 0)}</svg>`;
   return { svg, width, height };
 }

@@ -11,6 +11,7 @@ import { IMAGE_CONTENT_TYPES, IMAGE_FORMATS, MAP_FORMATS, type Format } from '..
 import { imagesQuerySchema } from '../params/images.ts';
 import { mapQuerySchema } from '../params/map.ts';
 import { LEGEND_FORMATS, legendQuerySchema } from '../params/legend.ts';
+import { colouringFields, thematicFields } from '../params/thematic.ts';
 import { styleFields } from '../params/style.ts';
 import { spelledParameter } from '../params/spelling.ts';
 import type { Theme } from '../params/theme.ts';
@@ -69,6 +70,7 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
           IMAGE_FORMATS,
           imagesQuerySchema(limits, themes),
           z.object(styleFields),
+          z.object(thematicFields),
         ),
       },
       '/REST/v1/shapefiles/map': {
@@ -78,6 +80,7 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
           'The features (all of them without fid or where) drawn over a Web Mercator basemap at a whole zoom level.',
           MAP_FORMATS,
           mapQuerySchema(limits),
+          z.object(thematicFields),
         ),
       },
       '/REST/v1/shapefiles/legend': {
@@ -87,6 +90,7 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
           "A styleBy request's classes (or a theme's rules) alone, as WMS GetLegendGraphic answers: drawn as PNG or SVG, or in the envelope.",
           LEGEND_FORMATS,
           legendQuerySchema(themes),
+          z.object(colouringFields),
         ),
       },
       ...ogcPaths(ogc),

@@ -4,6 +4,7 @@
  * a test checks real answers against these, so the description cannot drift from them.
  */
 import { z } from 'zod';
+import { CLASSIFY_METHODS } from '../thematic/methods.ts';
 
 const attributeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -35,7 +36,7 @@ export const featureImageSchema = z
 export const legendSchema = z
   .object({
     Field: z.string().nullable().meta({ description: 'The .dbf field the classes are of, as the file spells it; null for a theme\'s rules.' }),
-    Method: z.enum(['categories', 'quantile', 'equal', 'jenks', 'rules']),
+    Method: z.enum([...CLASSIFY_METHODS, 'rules']),
     Classes: z.array(
       z
         .object({

@@ -1,15 +1,16 @@
 /**
- * `limits.maxAnswerBytes` as an images or map request meets it: the limit, and what that
+ * `limits.maxAnswerBytes` as an images, map or legend request meets it: the limit, and what that
  * request can change to get a smaller answer, which differs with the operation and format.
  */
 import type { AnswerLimit } from '../envelope/answer-limit.ts';
 import { IMAGE_CONTENT_TYPES, type Format } from '../params/fields.ts';
 
-export function answerLimitFor(maxBytes: number, operation: 'images' | 'map', format: Format): AnswerLimit {
+export function answerLimitFor(maxBytes: number, operation: 'images' | 'map' | 'legend', format: Format): AnswerLimit {
   return { maxBytes, advice: adviceFor(operation, format) };
 }
 
-function adviceFor(operation: 'images' | 'map', format: Format): string {
+function adviceFor(operation: 'images' | 'map' | 'legend', format: Format): string {
+  if (operation === 'legend') return "Ask for fewer classes ('classes', or 'styleBy' a field with fewer distinct values).";
   if (IMAGE_CONTENT_TYPES[format]) {
     if (operation === 'images') return "Ask for a smaller 'size' or 'scale', or fewer or simpler features in the picture ('fid', 'where', 'reduceTol').";
     return format === 'png' ? "Ask for a smaller 'size' or 'scale', or 'format=jpeg'." : "Ask for a smaller 'size' or 'scale'.";

@@ -11,6 +11,7 @@ import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
 import { answerLimitFor } from './answer-limit-advice.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
+import { legendBytes } from '../envelope/legend-parts.ts';
 import { selectRefs } from './select.ts';
 import { featureStyling, type ThematicServices } from './thematic.ts';
 
@@ -64,7 +65,7 @@ export async function createImages(
   const styled = await featureStyling(request.thematic, 'English', { files, where: request.where, version, noCache: request.noCache, services, signal, timing });
   const answer = answerLimitFor(limits.maxAnswerBytes, 'images', request.format);
   const parts: Uint8Array[] = [];
-  let usedBytes = 0;
+  let usedBytes = styled?.legend ? legendBytes(styled.legend, request.format) : 0;
   for (const [index, refs] of drawn.entries()) {
     const image = await services.drawing.run(
       'image',

@@ -15,6 +15,7 @@ import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
 import { answerLimitFor } from './answer-limit-advice.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
+import { legendBytes } from '../envelope/legend-parts.ts';
 import { selectRefs } from './select.ts';
 import { featureStyling, type ThematicServices } from './thematic.ts';
 
@@ -81,7 +82,6 @@ export async function createMap(
       ? request.fids
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
-  const styled = await featureStyling(request.thematic, request.culture, { files, where: request.where, version, noCache: request.noCache, services, signal, timing });
   const { fileExtent, listed, stages } = await services.drawing.run('map-features', { files, refs, useCache, limits, ...hotSpots }, signal);
   timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.
@@ -92,6 +92,8 @@ export async function createMap(
   // Strokes and point symbols reach beyond their geometry.
   const visible = viewExtent(placement, request.style.lineWidth + request.style.pointRadius + 2);
   const features = listed?.features ?? (await recordsInView(services.drawing, { files, fileExtent, visible, limits, ...hotSpots }, signal, timing));
+  // After the budgets of features and vertices: a map they refuse costs no pass over the .dbf.
+  const styled = await featureStyling(request.thematic, request.culture, { files, where: request.where, version, noCache: request.noCache, services, signal, timing });
 
   const basemap = await services.basemaps.render({ view: placement.view, type: request.type, culture: request.culture, signal });
   timing?.lap('basemap');
@@ -113,7 +115,7 @@ export async function createMap(
       format: request.format,
       itemId: 1,
       featureId: -1,
-      answer: { ...answerLimitFor(services.config.limits.maxAnswerBytes, 'map', request.format), usedBytes: 0 },
+      answer: { ...answerLimitFor(services.config.limits.maxAnswerBytes, 'map', request.format), usedBytes: styled?.legend ? legendBytes(styled.legend, request.format) : 0 },
       jpegQuality: services.config.render.jpegQuality,
       useCache,
       limits: { ...limits, maxLabels: services.config.limits.maxLabels },

@@ -24,13 +24,17 @@ export interface ThematicServices {
   config: { limits: { maxCategories: number } };
 }
 
-export type ClassificationCache = ByteBoundedCache<Classification>;
+export interface ClassificationCache {
+  made: ByteBoundedCache<Classification>;
+  /** Those being made: requests for the same classes at once share one pass (a choropleth's picture and its legend come together). */
+  making: Map<string, Promise<Classification>>;
+}
 
 /** A few hundred classifications of many categories; most are far smaller. */
 const CLASSIFICATION_CACHE_BYTES = 8 * 1024 * 1024;
 
 export function classificationCache(): ClassificationCache {
-  return byteBoundedCache(CLASSIFICATION_CACHE_BYTES, (classification) => stringBytes(JSON.stringify(classification)));
+  return { made: byteBoundedCache(CLASSIFICATION_CACHE_BYTES, (classification) => stringBytes(JSON.stringify(classification))), making: new Map() };
 }
 
 /** What the classes are of: the selection, and how they are kept and made. */
@@ -48,9 +52,10 @@ export interface ClassesOf {
 /** What the drawing jobs are told of the request's styling, with its legend; undefined for a plain picture. */
 export async function featureStyling(thematic: Thematic, culture: Culture, of: ClassesOf): Promise<{ styling: FeatureStyling; legend?: Legend } | undefined> {
   const { colouring, labels } = thematic;
-  if (!colouring) return labels ? { styling: { labels } } : undefined;
+  if (!colouring) return labels ? { styling: { labels, culture } } : undefined;
   const coloured = await colouredBy(colouring, culture, of);
   const styling: FeatureStyling = {
+    culture,
     colouring: coloured.colouring,
     ...(labels ? { labels } : {}),
     ...(thematic.legend ? { legend: { legend: coloured.legend, position: thematic.legend.position } } : {}),
@@ -72,7 +77,7 @@ async function colouredBy(colouring: Colouring, culture: Culture, of: ClassesOf)
   const { field, method, classes } = colouring;
   const classification = await kept(of, { field, method, classes }, () => classify(colouring, of));
   const legend = legendFor(classification, legendStyle(colouring, culture));
-  return { colouring: { kind: 'classes', classification, legend }, legend };
+  return { colouring: { kind: 'classes', classification, legend, nullColor: colouring.nullColor }, legend };
 }
 
 function legendStyle(colouring: ClassColouring, culture: Culture) {
@@ -80,15 +85,38 @@ function legendStyle(colouring: ClassColouring, culture: Culture) {
   return { ...(palette ? { palette } : {}), reversePalette, nullColor, culture };
 }
 
-/** `make()`'s answer, kept under the file's version, `what` and the selection. */
+/**
+ * `make()`'s answer, kept under the file's version, `what` and the selection, and shared with
+ * the requests that ask for it while it is made. A request whose shared making failed (its
+ * maker's client left, say) makes its own, once.
+ */
 async function kept<T extends Classification>(of: ClassesOf, what: object, make: () => Promise<T>): Promise<T> {
   const { files, version, where, services } = of;
-  const key = version === undefined || of.noCache ? undefined : JSON.stringify([files.paths, version, what, services.config.limits.maxCategories, where ?? null]);
-  const held = key === undefined ? undefined : (services.classifications.get(key) as T | undefined);
-  if (held) return held;
-  const made = await make();
-  if (key !== undefined) services.classifications.set(key, made);
-  return made;
+  if (version === undefined || of.noCache) return make();
+  const key = JSON.stringify([files.paths, version, what, services.config.limits.maxCategories, where ?? null]);
+  const { made, making } = services.classifications;
+  const held = made.get(key);
+  if (held) return held as T;
+  const shared = making.get(key);
+  if (shared) return sharedOrOwn(shared as Promise<T>, of, make);
+  const promise = make();
+  making.set(key, promise);
+  try {
+    const classification = await promise;
+    made.set(key, classification);
+    return classification;
+  } finally {
+    making.delete(key);
+  }
+}
+
+async function sharedOrOwn<T>(shared: Promise<T>, of: ClassesOf, make: () => Promise<T>): Promise<T> {
+  try {
+    return await shared;
+  } catch (error) {
+    if (of.signal.aborted) throw error;
+    return make();
+  }
 }
 
 async function classify(colouring: ClassColouring, of: ClassesOf): Promise<NumericClasses | CategoryClasses> {

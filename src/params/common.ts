@@ -11,7 +11,6 @@ import {
   type Format,
   type ImageSize,
 } from './fields.ts';
-import { thematicFields } from './thematic.ts';
 
 export interface RequestLimits {
   maxSize: number;
@@ -28,7 +27,6 @@ export const commonFields = (limits: RequestLimits) => ({
   where: whereParam().optional(),
   nocache: withDefault(switchParam(), 0),
   scale: withDefault(integerParam(1, MAX_SCALE), 1),
-  ...thematicFields,
 });
 
 interface CommonQuery {

@@ -131,3 +131,19 @@ export const IMAGE_CONTENT_TYPES: Partial<Record<Format, string>> = { png: 'imag
 
 /** Real pixels per CSS pixel (`scale`): screens with 2 or 3 device pixels per CSS pixel. */
 export const MAX_SCALE = 3;
+
+/**
+ * A reader of `fields` that validates a parameter only when asked for it: for the parameters
+ * another turns off (bgAngle without both colours, classes without styleBy), which
+ * decisions.md leaves unvalidated as it leaves them ignored. Issues join the query's own.
+ */
+export function givenReader<F extends Record<string, z.ZodType>>(fields: F, query: Record<string, string | undefined>, ctx: z.core.$RefinementCtx) {
+  return <K extends keyof F & string>(name: K): z.output<F[K]> | undefined => {
+    const raw = query[name];
+    if (raw === undefined) return undefined;
+    const result = fields[name].safeParse(raw);
+    if (result.success) return result.data as z.output<F[K]>;
+    for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom', path: [name], input: raw });
+    return undefined;
+  };
+}

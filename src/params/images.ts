@@ -5,7 +5,7 @@ import { choiceParam, fidParam, IMAGE_FORMATS, nonNegativeNumberParam, switchPar
 import { foldQueryNames } from './normalize.ts';
 import { readStyleParams, resolveStyle, styleFields } from './style.ts';
 import type { Theme } from './theme.ts';
-import { readThematic } from './thematic.ts';
+import { readThematic, thematicFields } from './thematic.ts';
 
 /** The images operation's query (names lower-cased), validated and with the style resolved. */
 export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<string, Theme>) {
@@ -24,8 +24,8 @@ export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<str
     // Named beside the other problems of the query, as a missing file is.
     when: () => true,
   });
-  // The style parameters are read apart from the schema (only without a theme), but are the operation's all the same.
-  const parameters = [...Object.keys(fields), ...Object.keys(styleFields)];
+  // The style and thematic parameters are read apart from the schema (only where they apply), but are the operation's all the same.
+  const parameters = [...Object.keys(fields), ...Object.keys(styleFields), ...Object.keys(thematicFields)];
   return z.preprocess(foldQueryNames(parameters), base).transform((query, ctx) => {
     const common = readCommon(query, ctx);
     const theme = query.theme === undefined ? undefined : themes.get(query.theme.toLowerCase());
@@ -39,7 +39,7 @@ export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<str
       singleImage: query.singleimage ?? false,
       reduceTol: query.reducetol ?? 0,
       style,
-      thematic: readThematic(query, theme),
+      thematic: readThematic(query as Record<string, string>, ctx, theme),
     };
   });
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CULTURES } from '../plugin-contract/basemap-plugin.ts';
 import { choiceParam, integerParam, MAX_SCALE, requiredText, switchParam, whereParam, withDefault } from './fields.ts';
 import { foldQueryNames } from './normalize.ts';
-import { readThematic, thematicFields, type Colouring } from './thematic.ts';
+import { colouringFields, readColouring } from './thematic.ts';
 import type { Theme } from './theme.ts';
 
 /** The legend as a picture (png, the default, for <img src>; svg), or in the envelope (json, xml). */
@@ -16,15 +16,8 @@ export type LegendFormat = (typeof LEGEND_FORMATS)[number];
 
 export function legendQuerySchema(themes: ReadonlyMap<string, Theme>) {
   const themeNames = [...themes.values()].map((theme) => theme.name);
-  const { styleby, classify, classes, palette, reversepalette, nullcolor } = thematicFields;
   const fields = {
     file: requiredText('the name of a shapefile'),
-    styleby,
-    classify,
-    classes,
-    palette,
-    reversepalette,
-    nullcolor,
     theme: choiceParam(themeNames).optional(),
     where: whereParam().optional(),
     culture: withDefault(choiceParam(CULTURES), 'English'),
@@ -32,16 +25,18 @@ export function legendQuerySchema(themes: ReadonlyMap<string, Theme>) {
     scale: withDefault(integerParam(1, MAX_SCALE), 1),
     nocache: withDefault(switchParam(), 0),
   };
-  return z.preprocess(foldQueryNames(Object.keys(fields)), z.looseObject(fields)).transform((query, ctx) => {
+  // The colouring parameters are read apart from the schema (only where they apply), but are the route's all the same.
+  const parameters = [...Object.keys(fields), ...Object.keys(colouringFields)];
+  return z.preprocess(foldQueryNames(parameters), z.looseObject(fields)).transform((query, ctx) => {
     const theme = query.theme === undefined ? undefined : themes.get(query.theme.toLowerCase());
-    const { colouring } = readThematic(query, theme);
+    const colouring = readColouring(query as Record<string, string>, ctx, theme);
     if (!colouring) {
       ctx.addIssue({ code: 'custom', path: ['styleby'], message: "is required (or a theme with 'classify' or 'rules')" });
       return z.NEVER;
     }
     return {
       file: query.file,
-      colouring: colouring as Colouring,
+      colouring,
       where: query.where,
       culture: query.culture ?? 'English',
       format: query.format ?? 'png',

@@ -6,7 +6,7 @@ import { commonFields, readCommon, type RequestLimits } from './common.ts';
 import { choiceParam, colourParam, fidParam, integerParam, MAP_FORMATS, switchParam, withDefault } from './fields.ts';
 import { foldQueryNames } from './normalize.ts';
 import { DEFAULT_STYLE, resolveStyle } from './style.ts';
-import { readThematic } from './thematic.ts';
+import { readThematic, thematicFields } from './thematic.ts';
 
 /** Polygons on a map: the outline colour over a 20 % fill of the same colour. */
 const MAP_FILL_OPACITY = 0.2;
@@ -27,11 +27,13 @@ export function mapQuerySchema(limits: RequestLimits) {
     zoom: integerParam(MIN_ZOOM, MAX_ZOOM).optional(),
   };
   const base = z.looseObject(fields);
-  return z.preprocess(foldQueryNames(Object.keys(fields)), base).transform((query, ctx) => {
+  // The thematic parameters are read apart from the schema (only where they apply), but are the operation's all the same.
+  const parameters = [...Object.keys(fields), ...Object.keys(thematicFields)];
+  return z.preprocess(foldQueryNames(parameters), base).transform((query, ctx) => {
     const common = readCommon(query, ctx);
     const lineColor = query.linecolor ?? DEFAULT_STYLE.lineColor;
     // Maps take no theme: their thematic settings are the parameters alone.
-    const thematic = readThematic(query, undefined);
+    const thematic = readThematic(query as Record<string, string>, ctx, undefined);
     const style: DrawStyle = resolveStyle({
       lineColor,
       lineWidth: query.linewidth,

@@ -15,6 +15,14 @@
  * neighbours at distance two, among them the cache-busters clients really send.
  */
 
+/**
+ * Names other map interfaces send (WMS GetMap and GetLegendGraphic: `STYLE`, `STYLES`,
+ * `LAYER`, `LAYERS`, `RULE`; CSS-minded clients: `class`), which land near `styleBy`,
+ * `classes` and `labelSize`: a client sending them means its own interface's, not a
+ * misspelling of ours, and they are ignored as other unknown names are.
+ */
+const OTHER_INTERFACES_NAMES: ReadonlySet<string> = new Set(['style', 'styles', 'layer', 'layers', 'rule', 'class']);
+
 /** Most edits a name may be from a parameter of `length` letters and still be meant as it. */
 function editsAllowed(length: number): number {
   return Math.min(2, Math.floor(length / 3));
@@ -26,6 +34,7 @@ function editsAllowed(length: number): number {
  * cache-buster is. The nearest wins; on a tie, the one listed first.
  */
 export function meantParameter(name: string, parameters: readonly string[]): string | undefined {
+  if (OTHER_INTERFACES_NAMES.has(name)) return undefined;
   let meant: string | undefined;
   let fewest = Infinity;
   for (const parameter of parameters) {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DrawStyle, Rgba } from '../svg/style.ts';
-import { colourParam, integerParam, switchParam, withDefault } from './fields.ts';
+import { colourParam, givenReader, integerParam, switchParam, withDefault } from './fields.ts';
 
 /** Style settings named as the query parameters; what a request or a theme may set. */
 export interface StyleSettings {
@@ -70,14 +70,7 @@ export function readStyleParams(
   query: Record<string, string | undefined>,
   ctx: z.core.$RefinementCtx,
 ): StyleSettings {
-  const read = <K extends keyof typeof styleFields>(name: K) => {
-    const raw = query[name];
-    if (raw === undefined) return undefined;
-    const result = styleFields[name].safeParse(raw);
-    if (result.success) return result.data as z.output<(typeof styleFields)[K]>;
-    for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom', path: [name], input: raw });
-    return undefined;
-  };
+  const read = givenReader(styleFields, query, ctx);
   const grid = read('grid') ?? false;
   const bothBackgrounds = query.bgcolor1 !== undefined && query.bgcolor2 !== undefined;
   return {

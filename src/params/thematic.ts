@@ -8,13 +8,15 @@ import type { Rgba } from '../svg/style.ts';
 import { CLASSIFY_METHODS, DEFAULT_CLASSES, MAX_CLASSES, MIN_CLASSES, type ClassifyMethod } from '../thematic/methods.ts';
 import { PALETTE_NAMES } from '../thematic/palettes.ts';
 import { LEGEND_POSITIONS, type LegendPosition } from '../legend/legend-svg.ts';
-import { choiceParam, colourParam, integerParam, param, switchParam, withDefault } from './fields.ts';
+import { parseColour } from './colour.ts';
+import { choiceParam, colourParam, givenReader, integerParam, param, switchParam, withDefault } from './fields.ts';
 import { resolveStyle } from './style.ts';
 import type { Theme, ThemeRule } from './theme.ts';
 
-
 /** Longer than any `.dbf` field name (11 bytes), short enough to quote in a message. */
-const MAX_FIELD_NAME = 64;
+export const MAX_FIELD_NAME = 64;
+/** labelSize's range, CSS pixels. */
+export const LABEL_SIZES = { min: 6, max: 48 } as const;
 
 const fieldNameParam = () =>
   param(`a field name of 1 to ${MAX_FIELD_NAME} characters`, (raw) => (raw.length > 0 && raw.length <= MAX_FIELD_NAME ? raw : undefined), {
@@ -23,30 +25,46 @@ const fieldNameParam = () =>
     examples: ['REGION'],
   });
 
-export const THEMATIC_DEFAULTS = {
-  nullColor: { r: 0xcc, g: 0xcc, b: 0xcc, a: 1 },
-  labelSize: 12,
-  labelColor: { r: 0x22, g: 0x22, b: 0x22, a: 1 },
-  labelHalo: { r: 0xff, g: 0xff, b: 0xff, a: 1 },
-} as const;
+const DEFAULT_COLOURS = { nullColor: '#CCCCCC', labelColor: '#222222', labelHalo: '#FFFFFF' } as const;
 
-/** The parameters, names lower-cased; the API description lists them from here. */
-export const thematicFields = {
+export const THEMATIC_DEFAULTS = {
+  nullColor: parseColour(DEFAULT_COLOURS.nullColor)!,
+  labelSize: 12,
+  labelColor: parseColour(DEFAULT_COLOURS.labelColor)!,
+  labelHalo: parseColour(DEFAULT_COLOURS.labelHalo)!,
+};
+
+/** Colours by class; names lower-cased. The legend route takes these alone. */
+export const colouringFields = {
   styleby: fieldNameParam().optional(),
   classify: choiceParam(CLASSIFY_METHODS).optional(),
   classes: withDefault(integerParam(MIN_CLASSES, MAX_CLASSES), DEFAULT_CLASSES),
   palette: choiceParam(PALETTE_NAMES).optional(),
   reversepalette: withDefault(switchParam(), 0),
-  nullcolor: withDefault(colourParam(), '#CCCCCC'),
+  nullcolor: withDefault(colourParam(), DEFAULT_COLOURS.nullColor),
+};
+
+const labelFields = {
   labelfield: fieldNameParam().optional(),
-  labelsize: withDefault(integerParam(6, 48), THEMATIC_DEFAULTS.labelSize),
-  labelcolor: withDefault(colourParam(), '#222222'),
-  labelhalo: withDefault(colourParam(), '#FFFFFF'),
+  labelsize: withDefault(integerParam(LABEL_SIZES.min, LABEL_SIZES.max), THEMATIC_DEFAULTS.labelSize),
+  labelcolor: withDefault(colourParam(), DEFAULT_COLOURS.labelColor),
+  labelhalo: withDefault(colourParam(), DEFAULT_COLOURS.labelHalo),
+};
+
+const legendFields = {
   legend: withDefault(switchParam(), 0),
   legendposition: withDefault(choiceParam(LEGEND_POSITIONS), 'bottomright'),
 };
 
-type ThematicQuery = { [K in keyof typeof thematicFields]?: z.output<(typeof thematicFields)[K]> };
+/**
+ * Every thematic parameter of images and maps, names lower-cased; the API description lists
+ * them from here. They are read apart from the operations' schemas (readThematic), so that
+ * one another turns off is not validated, as decisions.md has it.
+ */
+export const thematicFields = { ...colouringFields, ...labelFields, ...legendFields };
+
+type Query = Record<string, string | undefined>;
+type Context = z.core.$RefinementCtx;
 
 /** Colours by a field's classes: what the `classify` job computes and the legend shows. */
 export interface ClassColouring {
@@ -92,33 +110,33 @@ export interface Thematic {
 /**
  * The thematic settings of a request: `styleBy` (or the theme's `classify`) colours by
  * classes, else the theme's `rules` colour by rule; each parameter overrides its theme
- * setting. A parameter that has nothing to act on (`classes` without a colouring, `legend`
- * without one) is ignored, as decisions.md ignores a parameter another turns off.
+ * setting. A parameter that has nothing to act on (`classes` without a colouring, `labelSize`
+ * without labels, `legendPosition` without `legend=1`) is neither read nor validated.
  */
-export function readThematic(query: ThematicQuery, theme: Theme | undefined): Thematic {
-  const colouring = classColouring(query, theme) ?? ruleColouring(theme);
-  const labels = labelSettings(query, theme);
-  return {
-    ...(colouring ? { colouring } : {}),
-    ...(labels ? { labels } : {}),
-    ...(colouring && query.legend ? { legend: { position: query.legendposition ?? 'bottomright' } } : {}),
-  };
+export function readThematic(query: Query, ctx: Context, theme: Theme | undefined): Thematic {
+  const colouring = readColouring(query, ctx, theme);
+  const labels = readLabels(query, ctx, theme);
+  const read = givenReader(legendFields, query, ctx);
+  const legend = colouring && read('legend') ? { position: read('legendposition') ?? 'bottomright' } : undefined;
+  return { ...(colouring ? { colouring } : {}), ...(labels ? { labels } : {}), ...(legend ? { legend } : {}) };
 }
 
-function classColouring(query: ThematicQuery, theme: Theme | undefined): ClassColouring | undefined {
+/** The request's colouring (classes, or the theme's rules); undefined for one style. */
+export function readColouring(query: Query, ctx: Context, theme: Theme | undefined): Colouring | undefined {
+  const read = givenReader(colouringFields, query, ctx);
   const themed = theme?.classify;
-  const field = query.styleby ?? themed?.field;
-  if (field === undefined) return undefined;
-  const method = query.classify ?? themed?.method;
-  const palette = query.palette ?? themed?.palette;
+  const field = read('styleby') ?? themed?.field;
+  if (field === undefined) return ruleColouring(theme);
+  const method = read('classify') ?? themed?.method;
+  const palette = read('palette') ?? themed?.palette;
   return {
     kind: 'classes',
     field,
     ...(method ? { method } : {}),
-    classes: query.classes ?? themed?.classes ?? DEFAULT_CLASSES,
+    classes: read('classes') ?? themed?.classes ?? DEFAULT_CLASSES,
     ...(palette ? { palette } : {}),
-    reversePalette: query.reversepalette ?? themed?.reversePalette ?? false,
-    nullColor: query.nullcolor ?? themed?.nullColor ?? THEMATIC_DEFAULTS.nullColor,
+    reversePalette: read('reversepalette') ?? themed?.reversePalette ?? false,
+    nullColor: read('nullcolor') ?? themed?.nullColor ?? THEMATIC_DEFAULTS.nullColor,
   };
 }
 
@@ -127,14 +145,15 @@ function ruleColouring(theme: Theme | undefined): RuleColouring | undefined {
   return { kind: 'rules', theme: theme.name, rules: theme.rules, plainFill: resolveStyle(theme.style).fillColor };
 }
 
-function labelSettings(query: ThematicQuery, theme: Theme | undefined): LabelSettings | undefined {
+function readLabels(query: Query, ctx: Context, theme: Theme | undefined): LabelSettings | undefined {
+  const read = givenReader(labelFields, query, ctx);
   const themed = theme?.labels;
-  const field = query.labelfield ?? themed?.field;
+  const field = read('labelfield') ?? themed?.field;
   if (field === undefined) return undefined;
   return {
     field,
-    size: query.labelsize ?? themed?.size ?? THEMATIC_DEFAULTS.labelSize,
-    color: query.labelcolor ?? themed?.color ?? THEMATIC_DEFAULTS.labelColor,
-    halo: query.labelhalo ?? themed?.halo ?? THEMATIC_DEFAULTS.labelHalo,
+    size: read('labelsize') ?? themed?.size ?? THEMATIC_DEFAULTS.labelSize,
+    color: read('labelcolor') ?? themed?.color ?? THEMATIC_DEFAULTS.labelColor,
+    halo: read('labelhalo') ?? themed?.halo ?? THEMATIC_DEFAULTS.labelHalo,
   };
 }

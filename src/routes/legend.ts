@@ -1,3 +1,7 @@
+/**
+ * GET /REST/v1/shapefiles/legend: a styled request's legend alone (decisions.md, "Thematic
+ * styling"), as WMS GetLegendGraphic answers it: drawn (PNG, SVG), or in the envelope.
+ */
 import { Hono } from 'hono';
 import { cachedPicture } from '../caching/picture-caching.ts';
 import { copyrightOf, dataAttribution } from '../envelope/copyright.ts';
@@ -8,13 +12,11 @@ import { requireShapefile } from '../http/shapefile-access.ts';
 import { validQuery } from '../http/validate.ts';
 import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
 import { legendQuerySchema, type LegendRequest } from '../params/legend.ts';
+import { answerLimitFor } from '../operations/answer-limit-advice.ts';
 import { legendOf, type ThematicServices } from '../operations/thematic.ts';
 import type { Services } from '../app-services.ts';
 
-/**
- * GET /REST/v1/shapefiles/legend: a styled request's legend alone (decisions.md, "Thematic
- * styling"), as WMS GetLegendGraphic answers it: drawn (PNG, SVG), or in the envelope.
- */
+/** GET /REST/v1/shapefiles/legend */
 export function legendRoute(services: Services & ThematicServices) {
   const { config } = services;
   const attributionOf = dataAttribution(config);
@@ -41,7 +43,10 @@ export function legendRoute(services: Services & ThematicServices) {
       });
       const { format } = request;
       if (format === 'png' || format === 'svg') {
-        const drawn = await services.drawing.run('legend', { legend, format, pixelRatio: request.scale }, signal);
+        const { maxSize, maxPixelsPerRequest } = config.limits;
+        // Within the size and pixel limits whatever the classes: a longer legend ends with "… N more".
+        const maxSide = Math.min(maxSize, Math.floor(Math.sqrt(maxPixelsPerRequest) / request.scale));
+        const drawn = await services.drawing.run('legend', { legend, format, pixelRatio: request.scale, maxSide }, signal);
         c.get('timing')?.job(drawn.stages);
         reserveAnswer(c, drawn.picture.byteLength);
         c.header('Content-Type', IMAGE_CONTENT_TYPES[format]);
@@ -49,7 +54,7 @@ export function legendRoute(services: Services & ThematicServices) {
       }
       const copyright = copyrightOf([config.envelope.copyright, attributionOf(files.name)]);
       const envelope = { copyright, statusCode: 200, statusDescription: 'OK', errorDetails: '', traceId: c.get('traceId'), resource: { kind: 'legend' as const, shapefile: files.name, legend } };
-      return sendEnvelope(c, envelope, format, config.envelope);
+      return sendEnvelope(c, envelope, format, config.envelope, answerLimitFor(config.limits.maxAnswerBytes, 'legend', format));
     },
   );
 }

@@ -1,5 +1,5 @@
 /** The `.dbf` (dBASE III) header and rows, decoded one row at a time. */
-import { DamagedShapefileError } from '../errors.ts';
+import { BadRequestError, DamagedShapefileError, echo } from '../errors.ts';
 import type { TextDecode } from './encoding.ts';
 
 export type AttributeValue = string | number | boolean | null;
@@ -37,6 +37,16 @@ export function fieldNamesOf(fields: readonly AttributeField[], requested: reado
     if (field) return field.name;
     throw unknown(name, fields.map((candidate) => candidate.name).join(', ') || 'none');
   });
+}
+
+/**
+ * The `.dbf` spellings of the fields a request names in `parameter`; for the first that is no
+ * field of `shapefile`, a 400 naming the parameter, the name and the fields there are.
+ */
+export function fieldsNamedIn(shapefile: { name: string; fields: readonly AttributeField[] }, parameter: string, requested: readonly string[]): string[] {
+  return fieldNamesOf(shapefile.fields, requested, (name, known) =>
+    new BadRequestError(`Parameter '${parameter}': shapefile '${shapefile.name}' has no field '${echo(name)}' (its fields: ${known}).`),
+  );
 }
 
 /** The values of `names` (as the `.dbf` spells them) in `row`, in that order. */

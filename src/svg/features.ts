@@ -34,15 +34,19 @@ export function featuresSvg(shapes: readonly Shape[], style: DrawStyle, pixelRat
     const d = geometry && path(geometry);
     if (!d) return;
     const own = paints?.[index];
-    const ownStroke = own && ownStrokeAttributes(own, style);
     switch (shape.kind) {
-      case 'lines':
+      case 'lines': {
+        // A line has no fill: its class's (or rule's) colour is its stroke's, unless the rule gives a line colour.
+        const ownStroke = own && ownStrokeAttributes({ ...own, lineColor: own.lineColor ?? own.fillColor }, style);
         if (ownStroke === undefined ? strokeDrawn : ownStroke !== NO_STROKE) paths += `<path d="${d}" fill="none"${ownStroke ?? ''}/>`;
         break;
+      }
       case 'points':
-      case 'polygons':
+      case 'polygons': {
+        const ownStroke = own && ownStrokeAttributes(own, style);
         // Nonzero (SVG's default): overlapping symbols of one MultiPoint do not cancel each other out.
         paths += `<path d="${d}"${own?.fillColor ? paint('fill', own.fillColor, style.fillOpacity) : ''}${ownStroke ?? ''}/>`;
+      }
     }
   });
   if (!paths) return '';

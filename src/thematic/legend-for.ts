@@ -45,9 +45,15 @@ function numericClasses(classification: NumericClasses, { palette, reversePalett
   }));
 }
 
+/**
+ * The "other" class's colour: a neutral grey outside every palette, so that it never repeats a
+ * category's colour when the palette cycles, and apart from the default nullColor (#CCCCCC).
+ */
+export const OTHER_COLOUR = '#999999';
+
 function categoryClasses(classification: CategoryClasses, { palette, reversePalette, culture }: LegendOptions, hasOther: boolean): LegendClass[] {
   const { values, counts } = classification;
-  const colours = paletteColours(palette, values.length + (hasOther ? 1 : 0), reversePalette);
+  const colours = paletteColours(palette, values.length, reversePalette);
   const classes: LegendClass[] = values.map((value, i) => ({
     label: categoryLabel(value, culture),
     color: colours[i],
@@ -56,6 +62,6 @@ function categoryClasses(classification: CategoryClasses, { palette, reversePale
     value,
     count: counts[i],
   }));
-  if (hasOther) classes.push({ label: OTHER_LABEL, color: colours[values.length], min: null, max: null, value: null, count: classification.other });
+  if (hasOther) classes.push({ label: OTHER_LABEL, color: OTHER_COLOUR, min: null, max: null, value: null, count: classification.other });
   return classes;
 }

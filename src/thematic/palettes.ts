@@ -34,8 +34,11 @@ export function paletteNamed(text: string): string | undefined {
 /** The default palette of numeric classes. */
 export const DEFAULT_NUMERIC_PALETTE = 'YlOrRd';
 
-/** Categories without a palette: Set2's 8 colours, then Set3's 12 (cycled past 20). */
-const DEFAULT_CATEGORY_COLOURS = [...chromatic.schemeSet2, ...chromatic.schemeSet3];
+/**
+ * Categories without a palette: Set2's 8 colours, then Set3's 12, then Dark2's 8, so that the
+ * default limits.maxCategories (24) gives every category a colour of its own (cycled past 28).
+ */
+const DEFAULT_CATEGORY_COLOURS = [...chromatic.schemeSet2, ...chromatic.schemeSet3, ...chromatic.schemeDark2];
 
 /**
  * `count` colours (`#rrggbb`) of palette `name` (any letter case; undefined: the category

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { checkFilterSyntax, MAX_FILTER_LENGTH } from '../filter/index.ts';
 import { parseColour } from '../params/colour.ts';
+import { LABEL_SIZES, MAX_FIELD_NAME, THEMATIC_DEFAULTS } from '../params/thematic.ts';
 import { CLASSIFY_METHODS, MAX_CLASSES, MIN_CLASSES } from '../thematic/methods.ts';
 import { PALETTE_NAMES, paletteNamed } from '../thematic/palettes.ts';
 
@@ -88,15 +89,11 @@ const UNSET = "Default when no theme in the 'extends' chain sets it:";
 export const MAX_THEME_RULES = 64;
 /** The longest text a rule's label may have in the legend. */
 export const MAX_RULE_LABEL_LENGTH = 100;
-/** Label sizes in CSS pixels, as `labelSize` takes them. */
-export const MIN_LABEL_SIZE = 6;
-export const MAX_LABEL_SIZE = 48;
-
-/** A `.dbf` field, by name in any letter case; whether the file has it is checked per request. */
+/** A `.dbf` field, by name in any letter case, as the parameters take it; whether the file has it is checked per request. */
 const fieldName = z
   .string({ error: mustBe('a field name, as a string') })
-  .min(1, { error: mustBe('a field name of 1 to 64 characters') })
-  .max(64, { error: mustBe('a field name of 1 to 64 characters') });
+  .min(1, { error: mustBe(`a field name of 1 to ${MAX_FIELD_NAME} characters`) })
+  .max(MAX_FIELD_NAME, { error: mustBe(`a field name of 1 to ${MAX_FIELD_NAME} characters`) });
 
 const palette = z
   .string({ error: mustBe('a palette name, as a string') })
@@ -203,9 +200,9 @@ const rulesSchema = z
 const labelsSchema = z
   .object({
     field: fieldName.describe("The .dbf field whose value labels each feature (any letter case), e.g. 'NAME'."),
-    size: integer(MIN_LABEL_SIZE, MAX_LABEL_SIZE)
+    size: integer(LABEL_SIZES.min, LABEL_SIZES.max)
       .optional()
-      .describe(`Text size in CSS pixels, an integer from ${MIN_LABEL_SIZE} to ${MAX_LABEL_SIZE}. Default 12.`),
+      .describe(`Text size in CSS pixels, an integer from ${LABEL_SIZES.min} to ${LABEL_SIZES.max}. Default ${THEMATIC_DEFAULTS.labelSize}.`),
     color: colourField('Colour of the text. Default #222222.'),
     halo: colourField('Colour of the halo around the text, for legibility. Default #FFFFFF.'),
   })

@@ -34,6 +34,15 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'input.geojson'), JSON.stringify({ type: 'FeatureCollection', features }));
   execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'grid.shp'), join(dir, 'input.geojson')]);
   writeFileSync(join(dir, 'grid.prj'), RD_NEW_PRJ);
+  // Five lines 1 km apart, each its own category.
+  const lines = Array.from({ length: 5 }, (_, k) => ({
+    type: 'Feature',
+    properties: { ROAD: `road ${k}` },
+    geometry: { type: 'LineString', coordinates: [[150_000, 450_000 + k * 1000], [160_000, 450_000 + k * 1000]] },
+  }));
+  writeFileSync(join(dir, 'lines.geojson'), JSON.stringify({ type: 'FeatureCollection', features: lines }));
+  execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'roads.shp'), join(dir, 'lines.geojson')]);
+  writeFileSync(join(dir, 'roads.prj'), RD_NEW_PRJ);
   // 100,000 points, each with its own 254-character text: hostile to categories and to labels.
   writeWidePoints(dir, 'wide', { count: 100_000, fields: 1 });
   const themesDir = makeTempDir('thematic-themes-');
@@ -150,6 +159,52 @@ describe('styleBy on images', () => {
       [0, 24.5],
       [24.5, 49],
     ]);
+  });
+
+  it('colours lines by class: a line has no fill, its class colour is its stroke', async () => {
+    const response = await fetch(
+      imagesUrl(server, { file: 'roads', where: "ROAD LIKE 'road%'", singleImage: 1, size: '100,100', buffer: 0, lineWidth: 4, styleBy: 'ROAD', includeHotSpots: 1, format: 'json' }),
+    );
+    const body = await response.json();
+    expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    const legend = body.Resource.Legend as LegendJson;
+    const png = decodePng(new Uint8Array(body.Resource.ShapefileFeatureImages[0].FeatureImage));
+    // 10 km by 4 km in 100 px: 0.01 px a metre, the lines 10 px apart, centred from y = 70 (k = 0) up to 30.
+    for (let k = 0; k < 5; k++) expect(hex(png.pixel(50, 70 - 10 * k)), `road ${k}`).toBe(legend.Classes[k].Color);
+  });
+
+  it("keeps nullColor's alpha where it draws, and writes it #RRGGBB in the legend", async () => {
+    const { legend, png } = await styled({ styleBy: 'MAYBE', nullColor: '#00FFFFFF' });
+    expect(legend.Classes.at(-1)!.Color).toBe('#ffffff');
+    // Fully transparent: the squares with no value are not drawn over the transparent background.
+    expect(middleOf(png, 0)[3]).toBe(0);
+    expect(middleOf(png, 1)[3]).toBe(255);
+  });
+
+  it('does not read what it ignores: the thematic parameters without what they act on', async () => {
+    const ignoredAlone: Record<string, string | number>[] = [{ classes: 13 }, { palette: 'nope' }, { nullColor: 'zz' }, { labelSize: 100 }, { legend: 2 }, { legendPosition: 'middle' }];
+    for (const ignored of ignoredAlone) {
+      const response = await fetch(imagesUrl(server, { file: 'grid', ...GRID_PICTURE, format: 'json', ...ignored }));
+      expect(response.status, JSON.stringify(ignored)).toBe(200);
+    }
+    for (const name of ['style', 'styles', 'class', 'layers']) {
+      const response = await fetch(imagesUrl(server, { file: 'grid', ...GRID_PICTURE, format: 'json', [name]: 'x' }));
+      expect(response.status, name).toBe(200);
+    }
+  });
+
+  it('places no label under the legend', async () => {
+    const parameters = { ...GRID_PICTURE, size: '200,200', styleBy: 'KIND', legend: 1, legendPosition: 'topleft', labelField: 'NAME', labelSize: 8 };
+    const response = await fetch(imagesUrl(server, { file: 'grid', ...parameters, format: 'svg' }));
+    const svg = await response.text();
+    const legendBox = /<g><rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg);
+    expect(legendBox, 'the legend is drawn').not.toBeNull();
+    const [x, y, width, height] = legendBox!.slice(1).map(Number);
+    // Each label is one path of glyph outlines in the labels' group: its first point lies in the label; none in the legend's box.
+    const labels = /<g fill="#222222" stroke="#ffffff"[^>]*>(.*?)<\/g>/.exec(svg)![1];
+    const labelStarts = [...labels.matchAll(/<path d="M([\d.]+) ([\d.]+)/g)].map((match) => [Number(match[1]), Number(match[2])]);
+    expect(labelStarts.length).toBeGreaterThan(5);
+    for (const [lx, ly] of labelStarts) expect(lx >= x && lx <= x + width && ly >= y && ly <= y + height, `label at ${lx},${ly}`).toBe(false);
   });
 
   it('gives the same colours in the SVG (format=svg) as in the PNG', async () => {

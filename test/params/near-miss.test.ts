@@ -9,12 +9,18 @@ import { mapQuerySchema } from '../../src/params/map.ts';
 import { editsBetween, meantParameter } from '../../src/params/near-miss.ts';
 import { isParameterName } from '../../src/params/spelling.ts';
 import { styleFields } from '../../src/params/style.ts';
+import { thematicFields } from '../../src/params/thematic.ts';
 import { queryParameters } from '../../src/openapi/parameters.ts';
 
 const LIMITS = { maxSize: 4096, maxIds: 1000 };
 const operations = {
-  images: [...queryParameters(imagesQuerySchema(LIMITS, new Map()), (name) => name).map(({ name }) => name), ...Object.keys(styleFields), 'key'],
-  map: [...queryParameters(mapQuerySchema(LIMITS), (name) => name).map(({ name }) => name), 'key'],
+  images: [
+    ...queryParameters(imagesQuerySchema(LIMITS, new Map()), (name) => name).map(({ name }) => name),
+    ...Object.keys(styleFields),
+    ...Object.keys(thematicFields),
+    'key',
+  ],
+  map: [...queryParameters(mapQuerySchema(LIMITS), (name) => name).map(({ name }) => name), ...Object.keys(thematicFields), 'key'],
 };
 
 describe('editsBetween', () => {
@@ -70,6 +76,8 @@ describe('what pages, proxies and analytics add', () => {
     '_', 'v', 't', 'r', 'f', 'x', 'cb', 'ts', '_t', 'rnd', 'rand', 'ver', 'rev', 'sig', 'now', 'time', 'date', 'hash',
     'random', 'nocache', 'callback', 'jsonp', 'version', 'timestamp', 'cachebuster', 'cachebust', 'bust', 'nonce', 'token',
     'utm_source', 'utm_medium', 'fbclid', 'gclid', 'lang', 'locale', 'width', 'height', 'page', 'ref', 'src', 'api_key', 'apikey',
+    // Other map interfaces' names (WMS GetMap and GetLegendGraphic), near styleBy and classes.
+    'style', 'styles', 'layer', 'layers', 'rule', 'class',
   ];
   it.each(ADDED)('%s is near no parameter of either operation (so it is ignored)', (name) => {
     for (const parameters of Object.values(operations)) {

@@ -4,11 +4,11 @@
  * culture), exact bounds beside them, d3-scale-chromatic's colours, "other" and the null
  * class in their places.
  */
-import { interpolateViridis, schemeBlues, schemeSet2, schemeSet3, schemeYlOrRd } from 'd3-scale-chromatic';
+import { interpolateViridis, schemeBlues, schemeDark2, schemeSet2, schemeSet3, schemeYlOrRd } from 'd3-scale-chromatic';
 import { describe, expect, it } from 'vitest';
 import type { CategoryClasses, NumericClasses } from '../../src/thematic/classification.ts';
 import { classifyValues } from '../../src/thematic/classify-values.ts';
-import { legendFor, type LegendOptions } from '../../src/thematic/legend-for.ts';
+import { legendFor, OTHER_COLOUR, type LegendOptions } from '../../src/thematic/legend-for.ts';
 
 const RED = { r: 255, g: 0, b: 0, a: 0.5 };
 const english: LegendOptions = { reversePalette: false, nullColor: RED, culture: 'English' };
@@ -90,7 +90,7 @@ describe('categories', () => {
       classes: [
         { label: 'forest', color: schemeSet2[0], min: null, max: null, value: 'forest', count: 5 },
         { label: 'water', color: schemeSet2[1], min: null, max: null, value: 'water', count: 3 },
-        { label: 'other', color: schemeSet2[2], min: null, max: null, value: null, count: 2 },
+        { label: 'other', color: OTHER_COLOUR, min: null, max: null, value: null, count: 2 },
         { label: 'no value', color: '#ff0000', min: null, max: null, value: null, count: 1 },
       ],
     });
@@ -107,9 +107,11 @@ describe('categories', () => {
     expect(labels(many, dutch)).toEqual(['yes', 'no', '2024-01-31', '2024', '1234,5']);
   });
 
-  it('are coloured Set2 then Set3 by default', () => {
-    const values = Array.from({ length: 20 }, (_, i) => `v${i}`);
-    const many: CategoryClasses = { kind: 'categories', field: 'F', method: 'categories', values, counts: values.map(() => 1), other: 0, nulls: 0 };
-    expect(legendFor(many, english).classes.map((entry) => entry.color)).toEqual([...schemeSet2, ...schemeSet3]);
+  it('are coloured Set2, then Set3, then Dark2 by default: 24 categories and "other", 25 distinct colours', () => {
+    const values = Array.from({ length: 24 }, (_, i) => `v${i}`);
+    const many: CategoryClasses = { kind: 'categories', field: 'F', method: 'categories', values, counts: values.map(() => 1), other: 7, nulls: 0 };
+    const colours = legendFor(many, english).classes.map((entry) => entry.color);
+    expect(colours).toEqual([...schemeSet2, ...schemeSet3, ...schemeDark2.slice(0, 4), OTHER_COLOUR]);
+    expect(new Set(colours).size).toBe(25);
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * The classes of a styled request are made once (operations/thematic.ts): kept per file
+ * version and selection, and shared by the requests that ask for them while they are made,
+ * as a choropleth's picture and its legend do. Counted as jobs a real drawing pool finished.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDrawingPool, type DrawingPool } from '../../src/jobs/drawing-pool.ts';
+import { classificationCache, legendOf, type ClassesOf } from '../../src/operations/thematic.ts';
+import type { ClassColouring } from '../../src/params/thematic.ts';
+import { square } from '../support/fixtures.ts';
+import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+
+let dir: string;
+let pool: DrawingPool;
+beforeAll(async () => {
+  dir = makeTempDir('thematic-operations-');
+  const features = Array.from({ length: 50 }, (_, i) => ({
+    type: 'Feature',
+    properties: { VALUE: i },
+    geometry: { type: 'Polygon', coordinates: [square(i, 0, 1).reverse()] },
+  }));
+  writeFileSync(join(dir, 'input.geojson'), JSON.stringify({ type: 'FeatureCollection', features }));
+  execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'values.shp'), join(dir, 'input.geojson')]);
+  pool = createDrawingPool({ workers: 1, dataDir: dir, featureCacheBytes: 0, pngCompression: 1, onNote: () => undefined });
+  await pool.ready();
+});
+afterAll(async () => {
+  await pool?.close();
+  removeTempDirs();
+});
+
+const COLOURING: ClassColouring = { kind: 'classes', field: 'VALUE', method: 'equal', classes: 5, reversePalette: false, nullColor: { r: 204, g: 204, b: 204, a: 1 } };
+
+function classesOf(services: ClassesOf['services'], version: string | undefined, signal = new AbortController().signal): ClassesOf {
+  const files = { name: 'values', paths: { shp: join(dir, 'values.shp'), shx: join(dir, 'values.shx'), dbf: join(dir, 'values.dbf') } };
+  return { files, version, noCache: false, services, signal };
+}
+
+describe("a styled request's classes", () => {
+  it('are made once for requests that ask at the same time, and kept for those that come after', async () => {
+    const services = { drawing: pool, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } };
+    const before = pool.stats.finished;
+    const legends = await Promise.all(Array.from({ length: 4 }, () => legendOf(COLOURING, 'English', classesOf(services, 'v1'))));
+    expect(pool.stats.finished - before).toBe(1);
+    expect(new Set(legends.map((legend) => JSON.stringify(legend))).size).toBe(1);
+    await legendOf(COLOURING, 'English', classesOf(services, 'v1'));
+    expect(pool.stats.finished - before).toBe(1);
+    // Another version of the file: made again.
+    await legendOf(COLOURING, 'English', classesOf(services, 'v2'));
+    expect(pool.stats.finished - before).toBe(2);
+  });
+
+  it('are made by a waiting request itself when the one making them is cancelled', async () => {
+    const services = { drawing: pool, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } };
+    const leaving = new AbortController();
+    const first = legendOf(COLOURING, 'English', classesOf(services, 'v1', leaving.signal));
+    const second = legendOf(COLOURING, 'English', classesOf(services, 'v1'));
+    leaving.abort();
+    await expect(first).rejects.toThrow();
+    expect((await second).classes).toHaveLength(5);
+  });
+});
