@@ -56,7 +56,7 @@ describe('/ogc in a browser', () => {
     expect(await heading()).toBe('countries');
     const facts = await page.$$eval('dt', (elements) => elements.map((element) => `${element.textContent}: ${element.nextElementSibling?.textContent}`));
     expect(facts).toContain('Extent (WGS 84 lon/lat): -180.0000, -89.9990 to 180.0000, 83.5996');
-    expect(await cells(1)).toEqual(['NAME', 'NAME_NL', 'ISO_N3']);
+    expect(await cells(1)).toEqual(['NAME', 'NAME_NL', 'ISO_N3', 'AREA_KM2', 'REGION', 'SUBREGION', 'LANDLOCKED']);
     const playground = await page.$eval('::-p-xpath(//a[normalize-space(.)="Draw it in the playground"])', (element) => (element as HTMLAnchorElement).href);
     expect(playground).toBe(server.url('/?file=countries'));
   });
@@ -77,7 +77,7 @@ describe('/ogc in a browser', () => {
     await follow('3');
     expect(await heading()).toBe('countries: feature 3');
     const rows = await page.$$eval('tbody tr', (elements) => elements.map((element) => [element.querySelector('th')?.textContent, element.querySelector('td')?.textContent]));
-    expect(rows.map(([field]) => field)).toEqual(['NAME', 'NAME_NL', 'ISO_N3']);
+    expect(rows.map(([field]) => field)).toEqual(['NAME', 'NAME_NL', 'ISO_N3', 'AREA_KM2', 'REGION', 'SUBREGION', 'LANDLOCKED']);
     const picture = await page.waitForSelector('img');
     await page.waitForFunction((image) => image !== null && image.complete, {}, picture);
     expect(await picture!.evaluate((image) => image.naturalWidth)).toBe(320);
