@@ -22,10 +22,18 @@ export interface ShapefilePart {
   bytes: ByteReader;
 }
 
-/** A byte range a reader asked for and did not have. */
-export interface WantedBytes {
+/** One version of a remote file, as a job reads it. */
+export interface FileVersion {
   /** The file as its source names it. */
   name: string;
+  /** Its version as the source states it (DataSource's SourceStat.version). */
+  version: string;
+  size: number;
+}
+
+/** A byte range a reader asked for and did not have. */
+export interface WantedBytes {
+  file: FileVersion;
   offset: number;
   length: number;
 }
@@ -36,7 +44,7 @@ export interface WantedBytes {
  */
 export class BytesNotHeld extends Error {
   constructor(readonly wanted: WantedBytes[]) {
-    super(`bytes not fetched yet: ${wanted.map(({ name, offset, length }) => `${name} ${offset}+${length}`).join(', ')}`);
+    super(`bytes not fetched yet: ${wanted.map(({ file, offset, length }) => `${file.name} ${offset}+${length}`).join(', ')}`);
     this.name = 'BytesNotHeld';
   }
 }

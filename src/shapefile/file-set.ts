@@ -13,6 +13,7 @@ import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
+import type { SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { alsoWanted, type ShapefilePart } from './byte-reader.ts';
 import { crsFromPrj } from './crs.ts';
 import type { AttributeValue, StoredField } from './dbf.ts';
@@ -47,7 +48,7 @@ export interface ShapefileFiles {
    * version the workers read (a file changed since is read again at its new version).
    * Absent for a local folder, whose workers look at the files themselves.
    */
-  versions?: Partial<Record<FileKind, { size: number; version: string }>>;
+  versions?: Partial<Record<FileKind, SourceStat>>;
 }
 
 export interface ReadShapeOptions {
