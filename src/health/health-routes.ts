@@ -16,8 +16,8 @@ export function healthRoutes({ config, source, drawing, basemaps }: Services) {
       return c.json({ status: 'ok' });
     })
     .get('/ready', async (c) => {
-      const { ready, checks } = await checkReadiness({ dataDir, source, drawing, basemaps });
+      const { ready, source: described, checks } = await checkReadiness({ dataDir, source, drawing, basemaps });
       c.header('Cache-Control', 'no-store');
-      return c.json({ status: ready ? 'ready' : 'not ready', checks }, ready ? 200 : 503);
+      return c.json({ status: ready ? 'ready' : 'not ready', ...(described ? { source: described } : {}), checks }, ready ? 200 : 503);
     });
 }

@@ -11,6 +11,7 @@
  * MAX_AHEAD_BYTES, so that a walk over a large file runs again a number of times that grows
  * with the logarithm of its size, not with the size.
  */
+import { FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource } from '../plugin-contract/data-source-plugin.ts';
 import { BytesNotHeld, type FileVersion, type WantedBytes } from '../shapefile/byte-reader.ts';
 import type { BlockCache } from '../sources/block-cache.ts';
@@ -71,6 +72,8 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
           const { file } = wanted;
           const { offset, length } = rangeFor(wanted);
           const bytes = await blocks.read({ source, name: file.name, version: file.version, offset, length, signal, budget });
+          // Fewer bytes than its version's size holds there: the file is shorter now, another version (a 416 carries no version to check).
+          if (bytes.length < length) throw new FileChangedError(source.describe(), file.name);
           const piece = { offset, bytes };
           const key = keyOf(file);
           pieces.set(key, [...(pieces.get(key) ?? []), piece]);

@@ -9,9 +9,10 @@
  * feature of a large file costs three round trips cold and one warm (its record) while its
  * .shx block is cached.
  *
- * A file that changed under a read (FileChangedError) is stated again and the job run again
- * at the new version, once; a second change, or a source that fails, is a 503 naming the
- * source (sources/source-errors.ts).
+ * A file that changed under a read (FileChangedError) has the job state every file it opened
+ * again (a shapefile replaced is several files replaced, and the .shx of one version must
+ * not locate records in the .shp of another) and run again at the versions found, once; a
+ * second change, or a source that fails, is a 503 naming the source (sources/source-errors.ts).
  *
  * Each opened version is kept per worker (its headers, index and CRS read once), its
  * readers reading through whichever job is in its phase: phases are synchronous, so only
@@ -43,10 +44,12 @@ export interface RemoteShapefilesOptions {
   onProblem(problem: string): void;
 }
 
-/** What one job reads with: its fetched bytes, and the versions it found changed. */
+/** What one job reads with: its fetched bytes, the files it opened, and their versions stated again after one changed. */
 interface JobReads {
   bytes: JobBytes;
-  /** By source name: a file stated again after it changed (undefined: it is gone). */
+  /** Source names of every file the job opened. */
+  opened: Set<string>;
+  /** By source name: a file stated again after one changed (undefined: it is gone). */
   restated: Map<string, SourceStat | undefined>;
 }
 
@@ -68,11 +71,12 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
 
   /** The version of each file the job reads: as the main thread found it, or as stated again. */
   const versionsOf = (files: ShapefileFiles): Map<FileKind, FileVersion> => {
-    const { restated } = current();
+    const { restated, opened: named } = current();
     const versions = new Map<FileKind, FileVersion>();
     for (const kind of FILE_KINDS) {
       const name = files.paths[kind];
       if (name === undefined) continue;
+      named.add(name);
       const stat = restated.has(name) ? restated.get(name) : files.versions?.[kind];
       if (stat !== undefined) versions.set(kind, { name, version: stat.version, size: stat.size });
       else if (kind === 'shp') throw new NotFoundError(`Shapefile '${files.name}' was not found.`);
@@ -120,7 +124,7 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
   return {
     cache,
     async run<T>(job: ShapefileJob<T>, { checkpoint, waitFor }: Parameters<WorkerShapefiles['run']>[1]): Promise<T> {
-      const reads: JobReads = { bytes: jobBytes(source, blocks, readBudget(options.maxSourceBytes)), restated: new Map() };
+      const reads: JobReads = { bytes: jobBytes(source, blocks, readBudget(options.maxSourceBytes)), opened: new Set(), restated: new Map() };
       let changedOnce = false;
       for (;;) {
         checkpoint();
@@ -144,7 +148,11 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
           } catch (error) {
             if (!isFileChanged(error) || changedOnce) throw asServiceError(error, description, signal);
             changedOnce = true;
-            reads.restated.set(error.file, await source.stat(error.file, signal).catch((failure: unknown) => Promise.reject(asServiceError(failure, description, signal))));
+            const names = [...reads.opened];
+            const stated = await Promise.all(names.map((name) => source.stat(name, signal))).catch((failure: unknown) =>
+              Promise.reject(asServiceError(failure, description, signal)),
+            );
+            names.forEach((name, i) => reads.restated.set(name, stated[i]));
           }
         });
       }
