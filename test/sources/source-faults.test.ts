@@ -12,8 +12,8 @@ import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
  * A remote data source's faults and changes, as a client sees them: a file replaced in the
  * bucket is served fresh under a new ETag; one replaced while the service still holds its
  * old version is read again at the new one; a source that goes away is the 503 naming it
- * (and nothing secret) with Retry-After, and /ready names it; a cancelled request's reads
- * stop at the server; two instances on one bucket answer alike, ETags included; a cold
+ * (and nothing secret) with Retry-After, and /ready names it; a job waiting for bytes lets
+ * its worker answer others; a cancelled request's reads stop at the server; two instances on one bucket answer alike, ETags included; a cold
  * feature of a large file is read by range requests only.
  */
 const DATA = fileURLToPath(new URL('../../data/', import.meta.url));
@@ -105,13 +105,37 @@ describe('a remote source that fails', () => {
   });
 });
 
-describe('cancellation', () => {
-  it("stops a cancelled request's reads at the server", async () => {
-    const files: Record<string, Uint8Array> = {};
-    for (const part of PARTS) files[`countries.${part}`] = sample('countries', part);
-    const catalog = Object.entries(files).map(([name, bytes]) => ({ name, type: 'file', mtime: 'Wed, 01 May 2024 12:00:00 GMT', size: bytes.length }));
-    files['shapeshot-catalog.json'] = new TextEncoder().encode(JSON.stringify(catalog));
-    const source = await startRangeServer(files);
+/** The range server holding `names`' files, with a shapeshot-catalog.json listing them. */
+function rangeServerOf(...names: string[]) {
+  const files: Record<string, Uint8Array> = {};
+  for (const name of names) for (const part of PARTS) files[`${name}.${part}`] = sample(name, part);
+  const catalog = Object.entries(files).map(([name, bytes]) => ({ name, type: 'file', mtime: 'Wed, 01 May 2024 12:00:00 GMT', size: bytes.length }));
+  files['shapeshot-catalog.json'] = new TextEncoder().encode(JSON.stringify(catalog));
+  return startRangeServer(files);
+}
+
+describe('a job waiting for bytes', () => {
+  it("does not hold its worker: the worker's other jobs are answered meanwhile", async () => {
+    const source = await rangeServerOf('countries', 'country_centres');
+    try {
+      const server = await serve({ dataDir: source.url, fileCheckMs: 60_000 });
+      expect((await image(server, { file: 'countries', fid: 0 })).status).toBe(200);
+      expect((await image(server, { file: 'country_centres', fid: 0 })).status).toBe(200);
+      source.behave('hold', 'answer');
+      const held = source.nextRequest();
+      const waiting = image(server, { file: 'countries', fid: 240 });
+      const read = await held;
+      // One worker, its job waiting for the held read: another job on it is answered all the same.
+      expect((await image(server, { file: 'country_centres', fid: 5 })).status).toBe(200);
+      read.release();
+      expect((await waiting).status).toBe(200);
+    } finally {
+      await source.stop();
+    }
+  });
+
+  it("stops when its request is cancelled, and so do its reads at the server", async () => {
+    const source = await rangeServerOf('countries');
     try {
       const server = await serve({ dataDir: source.url, fileCheckMs: 60_000 });
       expect((await image(server, { file: 'countries', fid: 0 })).status).toBe(200);
