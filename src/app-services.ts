@@ -5,12 +5,15 @@ import type { Config } from './config/schema.ts';
 import type { DrawingPool } from './jobs/drawing-pool.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';
 import type { Theme } from './params/theme.ts';
+import type { DataSource } from './plugin-contract/data-source-plugin.ts';
 import type { DataFolder } from './shapefile/data-folder.ts';
 
 /** Everything the app needs, made at start-up (server/create-services.ts); the app itself does no I/O setup. */
 export interface Services {
   config: Config;
   catalog: DataFolder;
+  /** The remote data source the catalog lists (HTTP, S3, a plugin's); absent for a local folder. */
+  source?: DataSource;
   drawing: DrawingPool;
   basemaps: BasemapRegistry;
   themes: ReadonlyMap<string, Theme>;

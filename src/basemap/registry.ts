@@ -3,14 +3,12 @@
  * provider per configured id, and the provider that serves each map type. A provider that
  * is unavailable hands the map to its configured fallback, if any.
  */
-import { existsSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { BasemapsConfig } from '../config/schema.ts';
 import { ServiceError } from '../errors.ts';
-import { moduleFile } from '../module-file.ts';
+import { isFolder, moduleFile, pluginModule } from '../module-file.ts';
 import {
   MAP_TYPES,
   SDK_VERSION,
@@ -120,13 +118,7 @@ function checkReferences(config: BasemapsConfig): void {
   }
 }
 
-/**
- * A plugin named as one of ours (a folder in plugins/); by path (a module, or a folder
- * holding index.js or index.ts), relative to the working directory, when it starts with `.`
- * or `/` or names something there; else by npm package name, resolved from the working
- * directory (the project that installed shapeshot and the plugin), then from shapeshot's
- * own place.
- */
+/** A plugin named as one of ours (a folder in plugins/); else by path or npm package name (module-file.ts, pluginModule). */
 async function loadPlugin(id: string, plugin: string): Promise<BasemapPlugin> {
   let module: { default?: unknown };
   try {
@@ -150,25 +142,7 @@ async function loadPlugin(id: string, plugin: string): Promise<BasemapPlugin> {
 function pluginSpecifier(plugin: string): string {
   const builtIn = new URL(`../../plugins/${plugin}/index.ts`, import.meta.url);
   if (/^[\w-]+$/.test(plugin) && isFolder(fileURLToPath(new URL('.', builtIn)))) return moduleFile(builtIn).href;
-  const path = resolve(plugin);
-  if (plugin.startsWith('.') || isAbsolute(plugin) || existsSync(path)) return pathToFileURL(pluginPath(path)).href;
-  try {
-    return pathToFileURL(createRequire(join(process.cwd(), 'package.json')).resolve(plugin)).href;
-  } catch {
-    // A package that only an ESM `import` condition exports; Node resolves it from here.
-    return plugin;
-  }
-}
-
-/** A folder stands for its index module: the JavaScript if it has one (runtimes without a TypeScript loader need it). */
-function pluginPath(path: string): string {
-  if (!isFolder(path)) return path;
-  const javascript = join(path, 'index.js');
-  return existsSync(javascript) ? javascript : join(path, 'index.ts');
-}
-
-function isFolder(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return pluginModule(plugin);
 }
 
 async function closeAll(providers: Iterable<BasemapProvider>): Promise<void> {

@@ -3,12 +3,17 @@
  * be answered 304, or kept, only while the files it was drawn from are unchanged.
  */
 import { stat } from 'node:fs';
+import type { SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import type { FileSetPaths, ShapefileFiles } from '../shapefile/file-set.ts';
 import { recentReadings } from '../shapefile/recent-readings.ts';
 
 export interface ShapefileVersion {
-  /** Size and modification time (whole milliseconds) of each file of the shapefile that exists. */
-  files: Partial<Record<keyof FileSetPaths, [size: number, mtimeMs: number]>>;
+  /**
+   * Size and modification time (whole milliseconds) of each file of the shapefile that
+   * exists; for a remote source, size and the version the source states (its ETag and
+   * Last-Modified).
+   */
+  files: Partial<Record<keyof FileSetPaths, [size: number, mtimeMs: number] | [size: number, version: string]>>;
   /** When the most recently changed of its files changed. */
   lastModified: Date;
 }
@@ -27,7 +32,22 @@ export interface ShapefileVersion {
  */
 export function shapefileVersions(maxAgeMs: number): (files: ShapefileFiles) => Promise<ShapefileVersion> {
   const readings = recentReadings<ShapefileVersion>(maxAgeMs);
-  return (files) => readings.get(files.paths.shp, () => readVersion(files));
+  return (files) => (files.versions ? Promise.resolve(sourceVersion(files.versions)) : readings.get(files.paths.shp, () => readVersion(files)));
+}
+
+/**
+ * A remote source's shapefile: the versions its catalog found it with (sources/source-catalog.ts,
+ * which stats the files as often as this module stats local ones), the same on every instance
+ * reading the same store.
+ */
+function sourceVersion(versions: NonNullable<ShapefileFiles['versions']>): ShapefileVersion {
+  const files: ShapefileVersion['files'] = {};
+  let newest = 0;
+  for (const [kind, stat] of Object.entries(versions) as [keyof FileSetPaths, SourceStat][]) {
+    files[kind] = [stat.size, stat.version];
+    newest = Math.max(newest, Math.trunc(stat.modifiedMs ?? 0));
+  }
+  return { files, lastModified: new Date(newest) };
 }
 
 /**

@@ -26,9 +26,44 @@ const DEFAULT_LIMITS = {
   maxPendingAnswerBytes: 512 * 1024 * 1024,
   maxCategories: 24,
   maxLabels: 500,
+  // A where= scan of a 100 MB .dbf, or a thousand features of a large file, with room to spare;
+  // only what a request fetches from a remote source counts (a local folder is not counted).
+  maxSourceBytes: 256 * 1024 * 1024,
 };
 
 const DEFAULT_OGC = { maxLimit: 1000, maxPageVertices: 2_000_000 };
+
+const DEFAULT_SOURCE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Where an s3:// dataDir is: AWS by default; an S3-compatible store (MinIO, R2, Ceph RGW)
+ * by its endpoint. Credentials come from the standard AWS_* environment variables only, so
+ * that no configuration file holds them.
+ */
+const s3Schema = z
+  .object({
+    /** The store's URL (`http://127.0.0.1:9000`); AWS's regional endpoint when absent. */
+    endpoint: z.url({ protocol: /^https?$/ }).optional(),
+    /** The bucket's region; AWS_REGION, then AWS_DEFAULT_REGION, then us-east-1 when absent. */
+    region: z.string().min(1).optional(),
+    /** Path-style addressing (`endpoint/bucket/key`); by default with an endpoint, virtual-host (`bucket.endpoint/key`) without. */
+    pathStyle: z.boolean().optional(),
+  })
+  .strict()
+  .default({});
+
+/**
+ * A data-source plugin (kind 'data') in place of dataDir: a package name or a path, with its
+ * options, as basemap providers are configured.
+ */
+const dataSourceSchema = z
+  .object({
+    /** An npm package name, or a path (relative to the working directory) to a plugin module or its folder. */
+    plugin: z.string().min(1),
+    /** Handed to the plugin, which validates them. */
+    options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
 
 /** The service's own credit; the data's is configured apart (`data`), so this says nothing of any data. */
 const DEFAULT_COPYRIGHT = 'Copyright © 2026 shapeshot contributors.';
@@ -117,8 +152,18 @@ export const configSchema = z
   .object({
     host: z.string().default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(3000),
-    /** Folder of shapefiles; relative paths are resolved against the working directory. The sample data by default. */
+    /**
+     * Folder of shapefiles; relative paths are resolved against the working directory. The
+     * sample data by default. Or an `http://`/`https://` base URL, or `s3://bucket/prefix/`:
+     * files are then read by range requests (decisions.md, "Data sources beyond one local folder").
+     */
     dataDir: z.string().default(SAMPLE_DATA_DIR),
+    /** An S3 dataDir's store. */
+    s3: s3Schema,
+    /** A data-source plugin; when set, dataDir is not read. */
+    dataSource: dataSourceSchema.optional(),
+    /** How long a remote source's catalog (its listing) stands before it is listed again, in milliseconds; a name not in it is looked for at once. */
+    catalogTtlMs: z.number().int().min(0).max(24 * 60 * 60 * 1000).default(60_000),
     /**
      * How long one look at the data folder's listing and at a shapefile's file sizes and times
      * stands for ETag and Last-Modified (milliseconds; 0: look on every request): a file changed
@@ -189,6 +234,12 @@ export const configSchema = z
          * label is tested against those placed, and a picture has no room for more.
          */
         maxLabels: z.number().int().min(0).max(5000).default(DEFAULT_LIMITS.maxLabels),
+        /**
+         * Most bytes one drawing job may fetch from a remote data source (HTTP, S3, a plugin's):
+         * past it the request is refused with 400 naming the limit. What the block cache
+         * already holds is free.
+         */
+        maxSourceBytes: z.number().int().min(64 * 1024).default(DEFAULT_LIMITS.maxSourceBytes),
       })
       .strict()
       .default(DEFAULT_LIMITS),
@@ -196,9 +247,14 @@ export const configSchema = z
       .object({
         /** Bytes of decoded feature geometry kept in memory, shared out among the drawing workers; 0 disables the cache. */
         featureBytes: z.number().int().min(0).default(16 * 1024 * 1024),
+        /**
+         * Bytes of a remote data source's files (headers, .shx entries, records, rows, in 64 KiB
+         * blocks) each drawing worker keeps, shared by its jobs; unused with a local folder.
+         */
+        sourceBytes: z.number().int().min(1024 * 1024).default(DEFAULT_SOURCE_CACHE_BYTES),
       })
       .strict()
-      .default({ featureBytes: 16 * 1024 * 1024 }),
+      .default({ featureBytes: 16 * 1024 * 1024, sourceBytes: DEFAULT_SOURCE_CACHE_BYTES }),
     render: z
       .object({
         /** Render worker threads; 0 picks the number of cores. */

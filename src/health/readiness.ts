@@ -1,5 +1,6 @@
 /**
- * Whether this instance can serve: its data folder opens and a drawing worker serves jobs.
+ * Whether this instance can serve: its data folder opens (a remote data source lists its
+ * catalog) and a drawing worker serves jobs.
  * The basemaps are reported beside (no map type's latest map failed within the last
  * minute) but do not make the instance unready: a tile server that is down is down for
  * every instance alike, and taking them all out of the load balancer would stop the images
@@ -10,16 +11,26 @@
 import { opendir } from 'node:fs/promises';
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
+import { isDataSourceUnavailable } from '../plugin-contract/data-source-errors.ts';
+import type { DataSource } from '../plugin-contract/data-source-plugin.ts';
+import { recentReadings } from '../shapefile/recent-readings.ts';
 
-/** Each check's outcome: 'ok', or what is wrong, in words (no path, no key: anyone may ask). */
+/**
+ * Each check's outcome: 'ok', or what is wrong, in words (no path, no key: anyone may ask).
+ * A remote data source is named by its describe(), which names no credentials.
+ */
 export interface Readiness {
   ready: boolean;
+  /** The remote data source the data is read from; absent for a local folder. */
+  source?: string;
   checks: { dataFolder: string; drawingWorkers: string; basemaps: string };
 }
 
 export interface ReadinessSources {
   /** The data folder's resolved path. */
   dataDir: string;
+  /** The remote data source, in place of the folder: it must list its catalog. */
+  source?: DataSource;
   drawing: Pick<DrawingPool, 'workers' | 'stats'>;
   basemaps: Pick<BasemapRegistry, 'failingTypes'>;
 }
@@ -30,43 +41,78 @@ const DATA_FOLDER_TIMEOUT_MS = 1000;
 /** A map type that failed longer ago than this counts as recovered: no traffic may come to prove it. */
 const BASEMAP_WINDOW_MS = 60_000;
 
-export async function checkReadiness({ dataDir, drawing, basemaps }: ReadinessSources): Promise<Readiness> {
+export async function checkReadiness({ dataDir, source, drawing, basemaps }: ReadinessSources): Promise<Readiness> {
   const { workersReady } = drawing.stats;
   const failing = basemaps.failingTypes(BASEMAP_WINDOW_MS);
   const checks = {
-    dataFolder: await dataFolderCheck(dataDir),
+    dataFolder: source ? await sourceCheck(source) : await dataFolderCheck(dataDir),
     // One worker serves; one that died is replaced when a job needs it, so fewer than all is no reason to turn traffic away.
     drawingWorkers: workersReady > 0 ? OK : `0 of ${drawing.workers} workers ready`,
     basemaps: failing.length === 0 ? OK : `the latest ${failing.join(', ')} map failed within the last minute`,
   };
-  return { ready: checks.dataFolder === OK && checks.drawingWorkers === OK, checks };
+  const ready = checks.dataFolder === OK && checks.drawingWorkers === OK;
+  return source ? { ready, source: source.describe(), checks } : { ready, checks };
 }
 
 /**
- * The folder's open under way, by path: probes that come while one is still open share it.
+ * The folder's open (or the source's listing) under way, by path: probes that come while one is still open share it.
  * On a hung mount each open holds one of libuv's four threads until it returns, and /ready
  * needs no key: a probe each second would otherwise stall every file read of the service.
  */
 const opening = new Map<string, Promise<string>>();
 
 /** The folder opens (it exists, is a folder, may be read) within DATA_FOLDER_TIMEOUT_MS. */
-async function dataFolderCheck(path: string): Promise<string> {
-  let opened = opening.get(path);
-  if (!opened) {
-    opened = opendir(path)
-      .then(
+function dataFolderCheck(path: string): Promise<string> {
+  return sharedCheck(
+    path,
+    () =>
+      opendir(path).then(
         (folder) => folder.close().then(() => OK),
         (error: NodeJS.ErrnoException) => `cannot be opened (${error.code ?? 'error'})`,
+      ),
+    DATA_FOLDER_TIMEOUT_MS,
+    `did not open within ${DATA_FOLDER_TIMEOUT_MS} ms`,
+  );
+}
+
+/** A remote source must answer a listing within SOURCE_TIMEOUT_MS: a round trip or two, where a folder needs none. */
+const SOURCE_TIMEOUT_MS = 5000;
+/**
+ * A listing costs a store more than an opendir costs a disk (S3 bills each), and a probe
+ * comes every second or so from each load balancer: one outcome stands this long.
+ */
+const sourceChecks = recentReadings<string>(10_000);
+
+/** The source lists its catalog; what is wrong is the source's own reason, which names no secret (DataSourceUnavailableError). */
+function sourceCheck(source: DataSource): Promise<string> {
+  const description = source.describe();
+  const list = () => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), SOURCE_TIMEOUT_MS);
+    return source
+      .list(controller.signal)
+      .then(
+        () => OK,
+        (error: unknown) => (isDataSourceUnavailable(error) ? `cannot be listed: ${error.reason}` : 'cannot be listed'),
       )
-      .finally(() => opening.delete(path));
-    opening.set(path, opened);
+      .finally(() => clearTimeout(timer));
+  };
+  return sharedCheck(description, () => sourceChecks.get(description, list), SOURCE_TIMEOUT_MS, `did not list within ${SOURCE_TIMEOUT_MS} ms`);
+}
+
+/** The check under way for `key`, shared with the probes that come meanwhile; `late` once it takes `timeoutMs`. */
+async function sharedCheck(key: string, check: () => Promise<string>, timeoutMs: number, late: string): Promise<string> {
+  let opened = opening.get(key);
+  if (!opened) {
+    opened = check().finally(() => opening.delete(key));
+    opening.set(key, opened);
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<string>((resolve) => {
-    timer = setTimeout(resolve, DATA_FOLDER_TIMEOUT_MS, `did not open within ${DATA_FOLDER_TIMEOUT_MS} ms`);
+  const tooLate = new Promise<string>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, late);
   });
   try {
-    return await Promise.race([opened, late]);
+    return await Promise.race([opened, tooLate]);
   } finally {
     clearTimeout(timer);
   }

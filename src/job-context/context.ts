@@ -6,11 +6,20 @@ import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';
 import type { Rasterizer } from '../raster/resvg.js';
 import type { OpenShapefiles } from '../shapefile/open-shapefiles.ts';
+import type { RemoteSetting } from '../sources/registry.ts';
 
 /** What every drawing worker is started with. */
 export interface DrawingWorkerOptions {
-  /** The data folder's real path: nothing outside it is read. */
+  /** The data folder's real path: nothing outside it is read. Unused when `remote` is set. */
   realDataDir: string;
+  /** The remote data source the shapefiles are read from, in place of the folder. */
+  remote?: {
+    setting: RemoteSetting;
+    /** Bytes of its files' blocks each worker keeps (cache.sourceBytes). */
+    blockCacheBytes: number;
+    /** Bytes one job may fetch from it (limits.maxSourceBytes). */
+    maxSourceBytes: number;
+  };
   /** Bytes of decoded shapes each worker keeps. */
   cacheBytes: number;
   maxOpenShapefiles: number;

@@ -5,13 +5,17 @@
  */
 import { realpathSync } from 'node:fs';
 import { transferablesOf } from '../geometry/shape.ts';
+import type { RemoteSetting } from '../sources/registry.ts';
 import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
 import type { DrawingWorkerOptions } from '../job-context/context.ts';
 import type { JobInput, JobKind, JobOutput } from './job-table.ts';
 
 export interface DrawingPoolOptions {
   workers: number;
+  /** The local data folder, when the data is not read from `remote`. */
   dataDir: string;
+  /** A remote data source, its block cache's bytes per worker, and the bytes a job may fetch from it. */
+  remote?: { setting: RemoteSetting; blockCacheBytes: number; maxSourceBytes: number };
   /** Bytes of decoded shapes kept, across all workers. */
   featureCacheBytes: number;
   pngCompression: number;
@@ -49,7 +53,8 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
     name: 'drawing pool',
     workers: options.workers,
     options: {
-      realDataDir: realpathSync(options.dataDir),
+      realDataDir: options.remote ? '' : realpathSync(options.dataDir),
+      ...(options.remote ? { remote: options.remote } : {}),
       cacheBytes: Math.floor(options.featureCacheBytes / options.workers),
       maxOpenShapefiles: MAX_OPEN_SHAPEFILES,
       pngCompression: options.pngCompression,

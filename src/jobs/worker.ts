@@ -4,10 +4,10 @@
  * in drawing/ or features/. Each worker keeps its own open shapefiles and feature cache.
  */
 import { loadRasterizer } from '../raster/resvg.js';
-import { createOpenShapefiles } from '../shapefile/open-shapefiles.ts';
 import { startStopwatch } from '../stages.ts';
 import { serveJobs, workerOptions, type Handled, type JobContext, type JobHandler } from '../workers/serve-jobs.ts';
 import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES, type DrawingContext, type DrawingWorkerOptions } from '../job-context/context.ts';
+import { openWorkerShapefiles } from '../job-context/worker-data.ts';
 import { drawImage } from '../drawing/draw-image.ts';
 import { drawMap } from '../drawing/draw-map.ts';
 import { drawLegend } from '../drawing/draw-legend.ts';
@@ -20,13 +20,8 @@ import type { JobHandlers, Timed } from './job-table.ts';
 
 const options = workerOptions<DrawingWorkerOptions>();
 const problems: string[] = [];
-const shapefiles = createOpenShapefiles({
-  realRoot: options.realDataDir,
-  cacheBytes: options.cacheBytes,
-  maxOpen: options.maxOpenShapefiles,
-  onProblem: (problem) => void problems.push(problem),
-});
-// Jobs posted while this loads wait in the port's queue.
+// Jobs posted while these load wait in the port's queue.
+const shapefiles = await openWorkerShapefiles(options, (problem) => void problems.push(problem));
 const rasterizer = await loadRasterizer();
 
 const handlers: JobHandlers = {
@@ -45,13 +40,16 @@ const handlers: JobHandlers = {
 /** A handler given its drawing context, its answer given the job's stages. */
 const withContext =
   (handle: (input: never, context: DrawingContext) => Handled<object> | Promise<Handled<object>>): JobHandler<never> =>
-  async (input, { checkpoint, note, count }: JobContext): Promise<Handled<object & Timed>> => {
+  async (input, { checkpoint, note, count, waitFor }: JobContext): Promise<Handled<object & Timed>> => {
     const watch = startStopwatch();
     const hitsBefore = shapefiles.cache?.hits ?? 0;
     const missesBefore = shapefiles.cache?.misses ?? 0;
     try {
-      // A JPEG map awaits its encoder (raster/jpeg.ts); every other job is done when draw() returns.
-      const handled = await handle(input, { shapefiles, rasterizer, compressionLevel: options.pngCompression, checkpoint, lap: watch.lap });
+      // A JPEG map awaits its encoder (raster/jpeg.ts); every other job is done when draw() returns (on a remote source, in phases).
+      const handled = await shapefiles.run(
+        (opened) => handle(input, { shapefiles: opened, rasterizer, compressionLevel: options.pngCompression, checkpoint, lap: watch.lap }),
+        { checkpoint, waitFor },
+      );
       watch.lap('result');
       return { ...handled, result: { ...handled.result, stages: watch.stages } };
     } finally {

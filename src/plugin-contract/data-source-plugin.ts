@@ -32,6 +32,12 @@ export interface SourceStat {
    * used for reads.
    */
   version: string;
+  /**
+   * When the file last changed, in milliseconds since 1970, when the source knows it (an
+   * answer's Last-Modified): the Last-Modified of the pictures drawn from it. Optional: a
+   * picture drawn from a file without it has no Last-Modified.
+   */
+  modifiedMs?: number;
 }
 
 export interface DataSource {

@@ -9,16 +9,21 @@ import { DEMO_KEY } from '../config/schema.ts';
 import { createDrawingPool } from '../jobs/drawing-pool.ts';
 import { createServiceMetrics } from '../metrics/service-metrics.ts';
 import { createDataFolder } from '../shapefile/data-folder.ts';
+import { isRemote, openDataSource, sourceSetting } from '../sources/registry.ts';
+import { createSourceCatalog } from '../sources/source-catalog.ts';
 import { loadThemes } from '../themes/load-themes.ts';
 
 /** Makes the app's services from a validated configuration; close() releases them. */
 export async function createServices(config: Config, logger: Logger): Promise<Services & { close(): Promise<void> }> {
   const themes = loadThemes(resolve(config.themesDir));
-  const dataDir = resolve(config.dataDir);
-  const catalog = createDataFolder(dataDir, config.fileCheckMs);
+  const setting = sourceSetting(config);
+  // A remote source is made here for the catalog and /ready; each drawing worker makes its own to read from.
+  const source = isRemote(setting) ? await openDataSource(setting, logger.child({ dataSource: setting.plugin })) : undefined;
+  const catalog = source ? createSourceCatalog(source, config) : createDataFolder(resolve(config.dataDir), config.fileCheckMs);
   const drawing = createDrawingPool({
     workers: config.render.workers || Math.max(1, availableParallelism()),
-    dataDir,
+    dataDir: resolve(config.dataDir),
+    ...(isRemote(setting) ? { remote: { setting, blockCacheBytes: config.cache.sourceBytes, maxSourceBytes: config.limits.maxSourceBytes } } : {}),
     featureCacheBytes: config.cache.featureBytes,
     pngCompression: config.render.pngCompression,
     onNote: (text) => logger.warn(text),
@@ -26,12 +31,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const keys = createKeyRing(config.keys, { allowDemoKey: demoKeyAllowed(config) });
   const metrics = config.metrics ? createServiceMetrics(drawing) : undefined;
   const basemaps = await createBasemapRegistry(config.basemaps, logger, metrics?.forProvider).catch(async (error: unknown) => {
-    await drawing.close();
+    await Promise.all([drawing.close(), source?.close?.()]);
     throw error;
   });
   return {
     config,
     catalog,
+    ...(source ? { source } : {}),
     drawing,
     basemaps,
     themes,
@@ -39,7 +45,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     logger,
     metrics,
     async close() {
-      await Promise.all([drawing.close(), basemaps.close()]);
+      await Promise.all([drawing.close(), basemaps.close(), source?.close?.()]);
     },
   };
 }

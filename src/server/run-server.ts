@@ -8,6 +8,7 @@ import { StartUpProblem, USAGE_ERROR } from '../cli/start-up-problem.ts';
 import { dataFolderSetting, loadConfig, type CommandLineSettings } from '../config/load.ts';
 import { packageVersion } from '../config/package-folders.ts';
 import { malformedAnswer } from '../http/malformed.ts';
+import { isRemote, sourceSetting } from '../sources/registry.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { createServices, exampleKey } from './create-services.ts';
 import { stopGracefullyOn } from './graceful-stop.ts';
@@ -49,7 +50,8 @@ export async function runServer(runtime: Runtime): Promise<void> {
 async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promise<void> {
   const load = () => loadConfig(process.env, commandLine);
   let config = load();
-  assertServableDataFolder(config.dataDir, dataFolderSetting(process.env, commandLine));
+  const remote = isRemote(sourceSetting(config));
+  if (!remote) assertServableDataFolder(config.dataDir, dataFolderSetting(process.env, commandLine));
   // SIGHUP's default is to end the process: a reload asked for while the server starts
   // (systemctl reload) waits until it has started instead.
   let reloadAsked = false;
@@ -61,8 +63,14 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
 
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-  const shapefiles = await services.catalog.names();
-  if (shapefiles.length === 0) console.error(`shapeshot: ${emptyFolderAdvice(config.dataDir, folderContents(config.dataDir))}`);
+  // A remote source that does not answer yet is no reason not to start: /ready says so until it does.
+  const shapefiles = await services.catalog.names().catch((error: unknown) => {
+    if (!services.source) throw error;
+    console.error(`shapeshot: ${(error as Error).message}`);
+    return [];
+  });
+  if (services.source && shapefiles.length === 0) console.error(`shapeshot: data source ${services.source.describe()} lists no shapefile (.shp) yet.`);
+  else if (shapefiles.length === 0) console.error(`shapeshot: ${emptyFolderAdvice(config.dataDir, folderContents(config.dataDir))}`);
 
   const listener = await runtime.serve(app.fetch, {
     hostname: config.host,
@@ -74,7 +82,8 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
   }).catch((error: unknown) => {
     throw listenProblem(error, config.host, config.port) ?? error;
   });
-  const facts = { origin: listener.origin, runtime: runtime.name, dataFolder: config.dataDir, shapefiles, key: exampleKey(services) };
+  const dataFolder = services.source?.describe() ?? config.dataDir;
+  const facts = { origin: listener.origin, runtime: runtime.name, dataFolder, shapefiles, key: exampleKey(services) };
   for (const line of startUpLines(facts)) console.log(line);
 
   stopGracefullyOn(['SIGINT', 'SIGTERM'], { listener, services, requestTimeoutMs: config.limits.requestTimeoutMs, logger });

@@ -15,8 +15,8 @@ import {
   type AttributeValue,
 } from './dbf.ts';
 import { dbfEncoding, decoderFor } from './encoding.ts';
-import type { NamedFile } from './open-inside.ts';
-import { readAt, readSideFile } from './positional-read.ts';
+import { BytesNotHeld, type ShapefilePart } from './byte-reader.ts';
+import { readSideFile } from './positional-read.ts';
 
 export interface DbfFile {
   /** Whether row `row` is marked deleted, from one byte; false past the last row. */
@@ -54,10 +54,12 @@ const CHUNK_BYTES = 1 << 20;
  * `.cpg` naming an encoding that is not known. A damaged `.dbf` fails only attribute reads,
  * so that geometry stays readable.
  */
-export function openDbf(dbf: NamedFile, cpg: NamedFile | undefined, onProblem: (problem: string) => void): DbfFile {
+export function openDbf(dbf: ShapefilePart, cpg: ShapefilePart | undefined, onProblem: (problem: string) => void): DbfFile {
   try {
     return readDbfHeader(dbf, cpg, onProblem);
   } catch (error) {
+    // Bytes a remote file has not fetched yet are no damage: the job fetches them and opens it again.
+    if (error instanceof BytesNotHeld) throw error;
     return {
       ...WITHOUT_DBF,
       attributes: () => {
@@ -70,19 +72,19 @@ export function openDbf(dbf: NamedFile, cpg: NamedFile | undefined, onProblem: (
   }
 }
 
-function readDbfHeader({ fd, file }: NamedFile, cpg: NamedFile | undefined, onProblem: (problem: string) => void): DbfFile {
-  const { headerBytes, ldid } = parseDbfPrefix(readAt(fd, 0, DBF_PREFIX_BYTES), file);
-  const cpgText = cpg && readSideFile(cpg.fd);
+function readDbfHeader({ bytes: dbf, file }: ShapefilePart, cpg: ShapefilePart | undefined, onProblem: (problem: string) => void): DbfFile {
+  const { headerBytes, ldid } = parseDbfPrefix(dbf.readAt(0, DBF_PREFIX_BYTES), file);
+  const cpgText = cpg && readSideFile(cpg.bytes);
   const encoding = dbfEncoding(cpgText, ldid);
   if (cpg && cpgText !== undefined && encoding.source !== 'cpg') {
     onProblem(`${cpg.file} names unknown encoding '${cpgText.trim()}'; the .dbf is read as ${encoding.name}.`);
   }
   const decode = decoderFor(encoding.name);
-  const header = parseDbfHeader(readAt(fd, 0, headerBytes), file, decode);
+  const header = parseDbfHeader(dbf.readAt(0, headerBytes), file, decode);
   const { recordCount, rowBytes } = header;
   const rowOffset = (row: number) => header.headerBytes + row * rowBytes;
   return {
-    isDeleted: (row) => row < recordCount && readAt(fd, rowOffset(row), 1)[0] === DELETED,
+    isDeleted: (row) => row < recordCount && dbf.readAt(rowOffset(row), 1)[0] === DELETED,
     deletedRows() {
       const rowsPerChunk = Math.max(1, Math.floor(CHUNK_BYTES / rowBytes));
       let chunk: Uint8Array = new Uint8Array(0);
@@ -93,7 +95,7 @@ function readDbfHeader({ fd, file }: NamedFile, cpg: NamedFile | undefined, onPr
         if (row < firstRow || row >= firstRow + rows) {
           firstRow = row;
           rows = Math.min(rowsPerChunk, recordCount - row);
-          chunk = readAt(fd, rowOffset(row), rows * rowBytes);
+          chunk = dbf.readAt(rowOffset(row), rows * rowBytes);
         }
         return chunk[(row - firstRow) * rowBytes] === DELETED;
       };
@@ -106,7 +108,7 @@ function readDbfHeader({ fd, file }: NamedFile, cpg: NamedFile | undefined, onPr
       for (let first = 0; first < last; first += rowsPerChunk) {
         checkpoint();
         const rows = Math.min(rowsPerChunk, last - first);
-        const chunk = readAt(fd, rowOffset(first), rows * rowBytes);
+        const chunk = dbf.readAt(rowOffset(first), rows * rowBytes);
         if (chunk.length < rows * rowBytes) throw new DamagedShapefileError(file, `row ${first + Math.floor(chunk.length / rowBytes)} is cut off at the end of the file.`);
         for (let i = 0; i < rows; i++) {
           const bytes = chunk.subarray(i * rowBytes, (i + 1) * rowBytes);
@@ -117,7 +119,7 @@ function readDbfHeader({ fd, file }: NamedFile, cpg: NamedFile | undefined, onPr
     attributes(row) {
       // GDAL gives no feature at all past the last row (a departure: our geometry stays readable).
       if (row >= recordCount) throw new DamagedShapefileError(file, `it has ${recordCount} rows, so feature ${row} has no attributes.`);
-      const bytes = readAt(fd, rowOffset(row), rowBytes);
+      const bytes = dbf.readAt(rowOffset(row), rowBytes);
       if (bytes.length < rowBytes) throw new DamagedShapefileError(file, `row ${row} is cut off at the end of the file.`);
       return bytes[0] === DELETED ? undefined : decodeRow(bytes, header.columns, decode);
     },

@@ -1,8 +1,10 @@
 /**
- * One version of a shapefile's files on disk (.shp with its .shx, .dbf, .prj, .cpg), open
- * for positional reads on a worker thread: the readers of each file (shp-file.ts,
- * shx-file.ts, dbf-file.ts) made into one layer. Headers, index, CRS and encoding are read
- * once per version; a feature read touches only its own .shx entry and .shp record.
+ * One version of a shapefile's files (.shp with its .shx, .dbf, .prj, .cpg), open for
+ * positional reads on a worker thread: the readers of each file (shp-file.ts, shx-file.ts,
+ * dbf-file.ts) made into one layer. Headers, index, CRS and encoding are read once per
+ * version; a feature read touches only its own .shx entry and .shp record. The files are read
+ * through ByteReaders: those of a local folder here (file descriptors), those of a remote
+ * source by job-context/remote-shapefiles.ts, on the same layer (shapefileLayer).
  */
 import { closeSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -11,18 +13,23 @@ import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
+import type { SourceStat } from '../plugin-contract/data-source-plugin.ts';
+import { alsoWanted, type ShapefilePart } from './byte-reader.ts';
 import { crsFromPrj } from './crs.ts';
 import type { AttributeValue, StoredField } from './dbf.ts';
 import { openDbf, WITHOUT_DBF } from './dbf-file.ts';
 import type { FeatureCache } from './feature-cache.ts';
-import { openInside, unchangedOnDisk, type NamedFile } from './open-inside.ts';
-import { readSideFile } from './positional-read.ts';
+import { openInside, unchangedOnDisk, type OpenedFile } from './open-inside.ts';
+import { descriptorReader, readSideFile } from './positional-read.ts';
 import { openShp, type RawRecord } from './shp-file.ts';
 import { decodeRecord, drawsGeometry, maxVertices, recordFacts, RECORD_COUNTS_BYTES } from './shp-record.ts';
 import { shxLayer } from './shx-file.ts';
 import { ShapeType, type Crs } from './types.ts';
 
-/** Absolute paths of the files of one shapefile; only the .shp is required. */
+/**
+ * Where the files of one shapefile are; only the .shp is required. Absolute paths in a local
+ * folder; the names the source lists for a remote one.
+ */
 export interface FileSetPaths {
   shp: string;
   shx?: string;
@@ -36,6 +43,12 @@ export interface ShapefileFiles {
   /** The .shp name without extension, as spelled on disk. */
   name: string;
   paths: FileSetPaths;
+  /**
+   * A remote source's size and version of each file, as the main thread last saw them: the
+   * version the workers read (a file changed since is read again at its new version).
+   * Absent for a local folder, whose workers look at the files themselves.
+   */
+  versions?: Partial<Record<FileKind, SourceStat>>;
 }
 
 export interface ReadShapeOptions {
@@ -94,8 +107,8 @@ export interface OpenShapefile {
   close(): void;
 }
 
-const FILE_KINDS = ['shp', 'shx', 'dbf', 'prj', 'cpg'] as const;
-type FileKind = (typeof FILE_KINDS)[number];
+export const FILE_KINDS = ['shp', 'shx', 'dbf', 'prj', 'cpg'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
 
 /**
  * Opens the files of `files` that lie inside `realRoot` (the data folder's real path); a
@@ -107,7 +120,7 @@ export function openShapefile(
   cache: FeatureCache | undefined,
   checkpoint: Checkpoint,
 ): OpenShapefile | undefined {
-  const opened = new Map<FileKind, NamedFile>();
+  const opened = new Map<FileKind, OpenedFile>();
   const closeAll = () => {
     for (const { fd } of opened.values()) closeSync(fd);
   };
@@ -115,37 +128,54 @@ export function openShapefile(
     for (const kind of FILE_KINDS) {
       const path = files.paths[kind];
       const openedFile = path === undefined ? undefined : openInside(path, realRoot);
-      if (openedFile) opened.set(kind, { ...openedFile, file: basename(path!) });
+      if (openedFile) opened.set(kind, openedFile);
       else if (kind === 'shp') return undefined;
     }
-    return readFileSet(files, opened, cache, checkpoint, closeAll);
+    const parts = new Map([...opened].map(([kind, { fd, stats }]) => [kind, { file: basename(files.paths[kind]!), bytes: descriptorReader(fd, stats.size) }]));
+    const version = [...opened].map(([kind, { stats }]) => `${kind}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`).join('|');
+    const isCurrent = (current: ShapefileFiles) =>
+      FILE_KINDS.every((kind) => {
+        const path = current.paths[kind];
+        const file = opened.get(kind);
+        if (path !== files.paths[kind]) return false;
+        return path === undefined || file === undefined ? true : unchangedOnDisk(path, file.stats);
+      });
+    return shapefileLayer(files.name, parts, { version, isCurrent, close: closeAll }, cache, checkpoint);
   } catch (error) {
     closeAll();
     throw error;
   }
 }
 
-function readFileSet(
-  files: ShapefileFiles,
-  opened: Map<FileKind, NamedFile>,
+/** What a layer's opener knows of the files it opened: which version they are, whether they still are, how to let them go. */
+export interface OpenedVersion {
+  /** Equal when the same files are opened again unchanged: the feature cache's key. */
+  version: string;
+  isCurrent(files: ShapefileFiles): boolean;
+  close(): void;
+}
+
+/** The layer of shapefile `name` read from `parts` (a `.shp` at least), whatever reads their bytes. */
+export function shapefileLayer(
+  name: string,
+  parts: ReadonlyMap<FileKind, ShapefilePart>,
+  opened: OpenedVersion,
   cache: FeatureCache | undefined,
   checkpoint: Checkpoint,
-  closeAll: () => void,
 ): OpenShapefile {
-  const { name, paths } = files;
-  const shp = openShp(opened.get('shp')!);
-  const shx = opened.get('shx');
+  const shp = openShp(parts.get('shp')!);
+  const shx = parts.get('shx');
   const { index, shapeType, recordType, bbox } = shx ? shxLayer(shx, shp.header) : shp.layerWithoutShx(checkpoint);
   const problems: string[] = [];
 
-  const prj = opened.get('prj');
-  const { crs, problem } = crsFromPrj(prj && readSideFile(prj.fd), bbox);
+  const prj = parts.get('prj');
+  const { crs, problem } = crsFromPrj(prj && readSideFile(prj.bytes), bbox);
   if (prj && problem) problems.push(`${prj.file} is unusable, read as if absent: ${problem}`);
 
-  const dbfFile = opened.get('dbf');
-  const dbf = dbfFile ? openDbf(dbfFile, opened.get('cpg'), (cpgProblem) => problems.push(cpgProblem)) : WITHOUT_DBF;
+  const dbfFile = parts.get('dbf');
+  const dbf = dbfFile ? openDbf(dbfFile, parts.get('cpg'), (cpgProblem) => problems.push(cpgProblem)) : WITHOUT_DBF;
 
-  const versionKey = [...opened].map(([kind, { stats }]) => `${kind}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`).join('|');
+  const versionKey = opened.version;
 
   const checkFid = (fid: number) => {
     if (Number.isSafeInteger(fid) && fid >= 0 && fid < index.count) return;
@@ -190,7 +220,14 @@ function readFileSet(
       }
       const cached = options.useCache ? cache?.get(versionKey, fid) : undefined;
       if (cached !== undefined) return cached;
-      if (dbf.isDeleted(fid)) throw deletedFeature(fid);
+      let deleted: boolean;
+      try {
+        deleted = dbf.isDeleted(fid);
+      } catch (error) {
+        // A remote file's row and record are fetched together, in one round trip.
+        throw alsoWanted(error, () => shp.readRecord(index, fid));
+      }
+      if (deleted) throw deletedFeature(fid);
       const { content, tooShort } = shp.readRecord(index, fid);
       options.lap?.('read');
       const shape = decodeRecord(content, recordType, fid, shp.file, { ...options, tooShort });
@@ -212,14 +249,7 @@ function readFileSet(
     },
     fields: dbf.fields,
     attributeRows: (fieldNames, rowsCheckpoint) => dbf.rows(fieldNames, index.count, rowsCheckpoint),
-    isCurrent(current) {
-      return FILE_KINDS.every((kind) => {
-        const path = current.paths[kind];
-        const file = opened.get(kind);
-        if (path !== paths[kind]) return false;
-        return path === undefined || file === undefined ? true : unchangedOnDisk(path, file.stats);
-      });
-    },
-    close: closeAll,
+    isCurrent: opened.isCurrent,
+    close: opened.close,
   };
 }

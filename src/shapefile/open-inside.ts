@@ -27,11 +27,6 @@ export interface OpenedFile {
   stats: Stats;
 }
 
-/** An opened file and its name, for messages. */
-export interface NamedFile extends OpenedFile {
-  file: string;
-}
-
 /**
  * undefined when the file does not exist or does not lie inside `realRoot`; a 500 naming the
  * file when it lies inside but is no regular file (a FIFO, a device, a folder).

@@ -11,8 +11,7 @@
  */
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
-import type { NamedFile } from './open-inside.ts';
-import { readAt } from './positional-read.ts';
+import type { ByteReader, ShapefilePart } from './byte-reader.ts';
 import { HEADER_BYTES, parseMainHeader, type MainHeader } from './shp-header.ts';
 import { delimitRecord, recordFacts, RECORD_HEADER_BYTES, type DecodeOptions, type RecordFacts } from './shp-record.ts';
 import { checkedLocation, type IndexedLayer, type RecordIndex } from './shx-file.ts';
@@ -56,19 +55,19 @@ const SCAN_CHUNK_BYTES = 4 << 20;
 const WALK_CHUNK_BYTES = 1 << 20;
 
 /** Reads the header of the `.shp`; its records are read when asked for. */
-export function openShp({ fd: shp, stats, file }: NamedFile): ShpFile {
-  const shpBytes = stats.size;
-  const header = parseMainHeader(readAt(shp, 0, HEADER_BYTES), file);
+export function openShp({ bytes: shp, file }: ShapefilePart): ShpFile {
+  const shpBytes = shp.size;
+  const header = parseMainHeader(shp.readAt(0, HEADER_BYTES), file);
   return {
     file,
     header,
     recordStart(index, fid, bytes) {
       const location = index.locate(fid);
-      return readAt(shp, location.offset + RECORD_HEADER_BYTES, Math.min(bytes, location.contentBytes));
+      return shp.readAt(location.offset + RECORD_HEADER_BYTES, Math.min(bytes, location.contentBytes));
     },
     readRecord(index, fid) {
       const location = index.locate(fid);
-      const read = readAt(shp, location.offset, RECORD_HEADER_BYTES + location.contentBytes);
+      const read = shp.readAt(location.offset, RECORD_HEADER_BYTES + location.contentBytes);
       const { content, ownBytes } = delimitRecord(read, location, fid, file, shpBytes);
       return { content, tooShort: ownBytes > content.byteLength ? shortenedByIndex(index.file, fid, location, ownBytes) : undefined };
     },
@@ -83,12 +82,12 @@ export function openShp({ fd: shp, stats, file }: NamedFile): ShpFile {
         if (offset >= chunkStart && offset + wanted <= chunkStart + chunk.length) {
           read = chunk.subarray(offset - chunkStart, offset - chunkStart + wanted);
         } else if (offset === nextInFileOrder) {
-          chunk = readAt(shp, offset, Math.max(SCAN_CHUNK_BYTES, wanted));
+          chunk = shp.readAt(offset, Math.max(SCAN_CHUNK_BYTES, wanted));
           chunkStart = offset;
           read = chunk.subarray(0, wanted);
           checkpoint();
         } else {
-          read = readAt(shp, offset, wanted);
+          read = shp.readAt(offset, wanted);
           checkpoint();
         }
         nextInFileOrder = offset + wanted;
@@ -123,7 +122,7 @@ function shortenedByIndex(indexFile: string, fid: number, { offset, contentBytes
  * a fault for the records from there on, instead of indexing whatever follows it. The
  * locations are kept as a table of 8 bytes a record.
  */
-function walkIndex(shp: number, shpBytes: number, header: MainHeader, file: string, checkpoint: Checkpoint): RecordIndex {
+function walkIndex(shp: ByteReader, shpBytes: number, header: MainHeader, file: string, checkpoint: Checkpoint): RecordIndex {
   const end = Math.min(shpBytes, 2 * header.fileWords);
   let table = new Uint32Array(2 * 1024);
   let count = 0;
@@ -134,7 +133,7 @@ function walkIndex(shp: number, shpBytes: number, header: MainHeader, file: stri
 
   while (position < end) {
     if (position + RECORD_HEADER_BYTES > chunkStart + chunk.length) {
-      chunk = readAt(shp, position, Math.min(WALK_CHUNK_BYTES, shpBytes - position));
+      chunk = shp.readAt(position, Math.min(WALK_CHUNK_BYTES, shpBytes - position));
       chunkStart = position;
       checkpoint();
     }

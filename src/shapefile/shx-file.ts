@@ -9,8 +9,7 @@
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { BBox } from '../geometry/types.ts';
-import type { NamedFile } from './open-inside.ts';
-import { readAt } from './positional-read.ts';
+import type { ByteReader, ShapefilePart } from './byte-reader.ts';
 import { HEADER_BYTES, parseMainHeader, shapeTypeName, type MainHeader } from './shp-header.ts';
 import { baseShapeType, hasZ } from './shp-record.ts';
 import type { RecordLocation } from './types.ts';
@@ -53,8 +52,8 @@ const LARGE_RECORD_COUNT = 1024 * 1024;
  * .shx) are damage, a departure from GDAL, which would hand out the records' lines in a
  * polygon layer.
  */
-export function shxLayer({ fd, stats, file }: NamedFile, shpHeader: MainHeader): IndexedLayer {
-  const header = parseMainHeader(readAt(fd, 0, HEADER_BYTES), file);
+export function shxLayer({ bytes, file }: ShapefilePart, shpHeader: MainHeader): IndexedLayer {
+  const header = parseMainHeader(bytes.readAt(0, HEADER_BYTES), file);
   if (baseShapeType(header.shapeType) !== baseShapeType(shpHeader.shapeType)) {
     throw new DamagedShapefileError(
       file,
@@ -62,7 +61,7 @@ export function shxLayer({ fd, stats, file }: NamedFile, shpHeader: MainHeader):
     );
   }
   return {
-    index: shxIndex(fd, stats.size, header, file),
+    index: shxIndex(bytes, header, file),
     shapeType: header.shapeType,
     recordType: hasZ(header.shapeType) ? shpHeader.shapeType : header.shapeType,
     bbox: header.bbox,
@@ -75,8 +74,8 @@ export function shxLayer({ fd, stats, file }: NamedFile, shpHeader: MainHeader):
  * its header counts is refused (shapelib trusts the size instead only from a million
  * records on).
  */
-function shxIndex(shx: number, shxBytes: number, header: MainHeader, file: string): RecordIndex {
-  const count = shxRecordCount(header, shxBytes, file);
+function shxIndex(shx: ByteReader, header: MainHeader, file: string): RecordIndex {
+  const count = shxRecordCount(header, shx.size, file);
   const entryAt = (fid: number, bytes: Uint8Array, at: number): RecordLocation => {
     const view = new DataView(bytes.buffer, bytes.byteOffset + at, ENTRY_BYTES);
     return checkedLocation({ offset: view.getInt32(0) * 2, contentBytes: view.getInt32(4) * 2 }, fid, file);
@@ -85,14 +84,14 @@ function shxIndex(shx: number, shxBytes: number, header: MainHeader, file: strin
     count,
     file,
     locate(fid) {
-      const entry = readAt(shx, HEADER_BYTES + ENTRY_BYTES * fid, ENTRY_BYTES);
+      const entry = shx.readAt(HEADER_BYTES + ENTRY_BYTES * fid, ENTRY_BYTES);
       if (entry.length < ENTRY_BYTES) throw new DamagedShapefileError(file, `the entry of record ${fid} is cut off.`);
       return entryAt(fid, entry, 0);
     },
     *locations(checkpoint) {
       for (let first = 0; first < count; first += ENTRY_CHUNK) {
         const entries = Math.min(ENTRY_CHUNK, count - first);
-        const chunk = readAt(shx, HEADER_BYTES + ENTRY_BYTES * first, ENTRY_BYTES * entries);
+        const chunk = shx.readAt(HEADER_BYTES + ENTRY_BYTES * first, ENTRY_BYTES * entries);
         checkpoint();
         for (let i = 0; i < entries; i++) {
           if (ENTRY_BYTES * (i + 1) > chunk.length) throw new DamagedShapefileError(file, `the entry of record ${first + i} is cut off.`);

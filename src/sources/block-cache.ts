@@ -35,6 +35,12 @@ export interface BlockCache {
    * again at the new version); nothing of a failed fetch is kept.
    */
   read(request: BlockRead): Promise<Uint8Array>;
+  /**
+   * The bytes `read` would give, when every block of the range is held: no fetch, no wait,
+   * so that a synchronous reader can use what is cached (job-context/job-bytes.ts).
+   * undefined when a block is missing.
+   */
+  held(request: Omit<BlockRead, 'signal' | 'budget'>): Uint8Array | undefined;
   /** Bytes the cache holds, as counted. */
   readonly bytes: number;
   readonly blockBytes: number;
@@ -70,25 +76,43 @@ export function createBlockCache({ maxBytes, blockBytes = DEFAULT_BLOCK_BYTES }:
     return fetch;
   };
 
+  const keyOf = ({ source, name, version }: Pick<BlockRead, 'source' | 'name' | 'version'>, block: number) =>
+    `${source.describe()}\n${name}\n${version}\n${block}`;
+
   return {
     blockBytes,
     get bytes() {
       return cache.bytes;
     },
 
+    held(request) {
+      const { offset, length } = request;
+      if (length <= 0) return new Uint8Array(0);
+      const firstBlock = Math.floor(offset / blockBytes);
+      const lastBlock = Math.floor((offset + length - 1) / blockBytes);
+      const blocks: Uint8Array[] = [];
+      for (let block = firstBlock; block <= lastBlock; block++) {
+        const held = cache.get(keyOf(request, block));
+        if (held === undefined) return undefined;
+        blocks.push(held);
+        // A short block is the end of the file: the blocks after it hold nothing.
+        if (held.length < blockBytes) break;
+      }
+      return assemble(blocks, offset - firstBlock * blockBytes, length, blockBytes);
+    },
+
     async read(request) {
-      const { source, name, version, offset, length, signal, budget } = request;
+      const { source, offset, length, signal, budget } = request;
       signal.throwIfAborted();
       if (length <= 0) return new Uint8Array(0);
       const firstBlock = Math.floor(offset / blockBytes);
       const lastBlock = Math.floor((offset + length - 1) / blockBytes);
-      const keyOf = (block: number) => `${source.describe()}\n${name}\n${version}\n${block}`;
 
       // Each block: held, being fetched for another read, or missing (adjacent missing blocks make one run).
       type Planned = { held: Uint8Array } | { shared: { fetch: SharedFetch; index: number } } | { run: string[]; from: number };
       const plan: Planned[] = [];
       for (let block = firstBlock; block <= lastBlock; block++) {
-        const key = keyOf(block);
+        const key = keyOf(request, block);
         const held = cache.get(key);
         // A fetch stopped for reads that all left is not joined: it is about to fail.
         const pending = inFlight.get(key);

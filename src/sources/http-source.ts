@@ -103,7 +103,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
           if (!Number.isSafeInteger(size) || !Number.isFinite(modifiedMs)) {
             throw new DataSourceUnavailableError(description, `its answer for '${name}' lacks a Content-Length or a Last-Modified, so changes to the file could not be told.`);
           }
-          return { size, version: httpVersion(size, modifiedMs) };
+          return { size, version: httpVersion(size, modifiedMs), modifiedMs };
         },
         { source: description, timeoutMs, signal },
       );

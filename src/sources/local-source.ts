@@ -49,7 +49,7 @@ export function createLocalSource(root: string): DataSource {
 
     async stat(name) {
       const stats = await statInside(name);
-      return stats && { size: stats.size, version: localVersion(stats) };
+      return stats && { size: stats.size, version: localVersion(stats), modifiedMs: stats.mtimeMs };
     },
 
     async read(name, offset, length, signal, version) {

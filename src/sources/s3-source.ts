@@ -135,7 +135,7 @@ export function createS3Source(options: S3SourceOptions): DataSource {
           if (!Number.isSafeInteger(size) || !Number.isFinite(modifiedMs)) {
             throw new DataSourceUnavailableError(description, `its answer for '${name}' lacks a Content-Length or a Last-Modified.`);
           }
-          return { size, version: s3Version(etag, modifiedMs) };
+          return { size, version: s3Version(etag, modifiedMs), modifiedMs };
         },
         { source: description, timeoutMs, signal },
       );

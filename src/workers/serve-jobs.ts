@@ -1,7 +1,9 @@
 /**
  * The worker side of a pool: answers each job with its handler's result. A handler gets a
  * checkpoint() to call between steps of long work; once the pool has asked for the job to
- * stop, checkpoint() throws and the job ends as cancelled.
+ * stop, checkpoint() throws and the job ends as cancelled. A handler that has to wait for
+ * something outside its thread (bytes from a remote data source) waits through waitFor():
+ * the worker starts its next job meanwhile, and the wait stops when the job is cancelled.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
@@ -21,6 +23,12 @@ export interface JobContext {
   note(text: string): void;
   /** Adds to a counter the pool sums over all jobs (PoolStats.counts): how a worker's work reaches the service's metrics. */
   count(name: string, by: number): void;
+  /**
+   * What `work` gives, once it has: the worker runs its other jobs meanwhile. `work` is
+   * handed a signal that fires when this job is cancelled (within CANCEL_POLL_MS), and must
+   * then stop; the job ends as cancelled.
+   */
+  waitFor<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 export interface Handled<Result = unknown> {
@@ -32,6 +40,13 @@ export interface Handled<Result = unknown> {
 export type JobHandler<Request> = (request: Request, context: JobContext) => Handled | Promise<Handled>;
 
 class JobCancelled extends Error {}
+
+/**
+ * How often a waiting job looks at its cancellation mark. The mark is shared memory that the
+ * pool writes without a message (a busy worker reads none), so a wait polls it; 25 ms keeps a
+ * cancelled wait well within decisions.md's 100 ms and costs an idle worker nothing worth counting.
+ */
+const CANCEL_POLL_MS = 25;
 
 /** The options the pool started this worker with. */
 export function workerOptions<Options>(): Options {
@@ -56,12 +71,27 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
   const failed = (id: number, error: unknown): ReplyMessage =>
     error instanceof JobCancelled ? { id, cancelled: true } : { id, failure: serializeError(error) };
 
-  const run = async ({ id, seq, kind, request }: JobMessage) => {
+  /** Runs a job; `release` is called when it starts to wait, so that the next job may start. */
+  const run = async ({ id, seq, kind, request }: JobMessage, release: () => void) => {
     const notes: string[] = [];
     let counts: Record<string, number> | undefined;
+    const cancelled = () => Atomics.load(cancellation, seq % JOBS_PER_WORKER) === cancellationMark(seq);
     const context: JobContext = {
       checkpoint: () => {
-        if (Atomics.load(cancellation, seq % JOBS_PER_WORKER) === cancellationMark(seq)) throw new JobCancelled();
+        if (cancelled()) throw new JobCancelled();
+      },
+      waitFor: async (work) => {
+        release();
+        const controller = new AbortController();
+        const poll = setInterval(() => cancelled() && controller.abort(new JobCancelled()), CANCEL_POLL_MS);
+        try {
+          return await work(controller.signal);
+        } catch (error) {
+          // Whatever the work failed with once the job was cancelled, the job ends as cancelled.
+          throw controller.signal.aborted ? controller.signal.reason : error;
+        } finally {
+          clearInterval(poll);
+        }
       },
       note: (text) => void notes.push(text),
       count: (name, by) => {
@@ -86,13 +116,16 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
   // Jobs run one at a time, with a turn of the event loop between them. Node delivers a
   // port's messages in one go for as long as more keep coming, and the native memory of
   // what a job leaves behind (resvg's pixmaps) is freed by finalizers that run only on a
-  // later turn: measured, a worker always holding queued jobs grew by 3 MB a job.
+  // later turn: measured, a worker always holding queued jobs grew by 3 MB a job. A job
+  // that waits (waitFor) lets the next one start; it goes on, between the others' turns,
+  // once what it waited for has come.
   const waiting: JobMessage[] = [];
   let running = false;
   const runWaiting = async () => {
     running = true;
     for (let job = waiting.shift(); job; job = waiting.shift()) {
-      await run(job);
+      const next = job;
+      await new Promise<void>((released) => void run(next, released).then(released));
       await new Promise((resolve) => setImmediate(resolve));
     }
     running = false;

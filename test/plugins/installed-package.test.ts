@@ -11,12 +11,13 @@ import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 /**
  * shapeshot and a third-party plugin installed the way a user installs them: both packed
  * (npm pack, which builds shapeshot's JavaScript), installed into a fresh project by npm,
- * the plugin configured by its package name, the server started from node_modules by Node,
+ * the plugin (and a data-source plugin) configured by its package name, the server started from node_modules by Node,
  * Deno and Bun, none of them given TypeScript. The plugin (test/fixtures/third-party-plugin) knows shapeshot only as
  * `shapeshot/plugin`; themes and sample data must be found inside the installed package.
  */
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PLUGIN_SOURCE = fileURLToPath(new URL('../fixtures/third-party-plugin/', import.meta.url));
+const DATA_SOURCE_PLUGIN = fileURLToPath(new URL('../fixtures/memory-data-source/', import.meta.url));
 const KEY = 'installed-package-key-0123';
 const GOLD = [255, 215, 0];
 const TEAL = [0, 128, 128];
@@ -34,7 +35,7 @@ const servers = new Map<string, ServerProcess>();
 
 beforeAll(async () => {
   project = makeTempDir('installed-');
-  installPacked(project, [PLUGIN_SOURCE]);
+  installPacked(project, [PLUGIN_SOURCE, DATA_SOURCE_PLUGIN]);
   writeFileSync(
     join(project, 'shapeshot.json'),
     JSON.stringify({
@@ -47,6 +48,9 @@ beforeAll(async () => {
   const env = { SHAPESHOT_CONFIG: 'shapeshot.json', SHAPESHOT_PORT: '0', SHAPESHOT_KEYS: KEY, SHAPESHOT_LOG_LEVEL: 'warn' };
   const probe = `/REST/v1/shapefiles/images?file=countries&fid=0&key=${KEY}`;
   for (const runtime of RUNTIMES) servers.set(runtime, await startServerProcess(COMMANDS[runtime], env, probe, project));
+  // The data of a third party's data-source plugin, installed by its package name: the repository's sample data, served from memory.
+  writeFileSync(join(project, 'memory.json'), JSON.stringify({ dataSource: { plugin: 'shapeshot-source-memory', options: { folder: join(REPO, 'data') } } }));
+  servers.set('memory', await startServerProcess(COMMANDS.node, { ...env, SHAPESHOT_CONFIG: 'memory.json' }, probe, project));
 }, 180_000);
 
 afterAll(async () => {
@@ -92,6 +96,16 @@ describe('shapeshot installed as a package, with a plugin installed by name', ()
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
     // Unresolved declarations would make every type `any`, and the expected errors unused: tsc fails then.
     execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', project], { stdio: 'pipe' });
+  });
+
+  it("serves the shapefiles of a data-source plugin installed by package name as the folder's own", async () => {
+    const query = `file=countries&fid=3&size=120,160&format=png&key=${KEY}`;
+    const fromPlugin = await fetch(`${servers.get('memory')!.origin}/REST/v1/shapefiles/images?${query}`);
+    const fromFolder = await fetch(`${servers.get('node')!.origin}/REST/v1/shapefiles/images?${query}`);
+    expect(fromPlugin.status).toBe(200);
+    expect(Buffer.from(await fromPlugin.arrayBuffer()).equals(Buffer.from(await fromFolder.arrayBuffer()))).toBe(true);
+    const ready = (await (await fetch(`${servers.get('memory')!.origin}/ready`)).json()) as { source?: string };
+    expect(ready.source).toMatch(/^memory \(\d+ files\)$/);
   });
 
   it("names the plugin's attribution in the envelope", async () => {

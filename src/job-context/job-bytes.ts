@@ -1,0 +1,85 @@
+/**
+ * One job's view of a remote data source's files: the bytes the job fetched itself (kept
+ * until it ends, so that a block pushed out of the worker's block cache by other jobs
+ * cannot make it fetch again) and those the block cache holds. The shapefile readers ask it
+ * synchronously (read); what it does not hold is thrown as BytesNotHeld, and the job fetches
+ * it (fetch: every range wanted at once, in parallel, coalesced by the block cache) and runs
+ * again (remote-shapefiles.ts).
+ *
+ * A scan (a where= filter, an /ogc page, a map's walk) asks for large sequential chunks; each
+ * chunk it misses right after the last one fetches twice as much as that one did, up to
+ * MAX_AHEAD_BYTES, so that a walk over a large file runs again a number of times that grows
+ * with the logarithm of its size, not with the size.
+ */
+import { FileChangedError } from '../plugin-contract/data-source-errors.ts';
+import type { DataSource } from '../plugin-contract/data-source-plugin.ts';
+import { BytesNotHeld, type FileVersion, type WantedBytes } from '../shapefile/byte-reader.ts';
+import type { BlockCache } from '../sources/block-cache.ts';
+import type { ReadBudget } from '../sources/read-budget.ts';
+
+/** A read of this size or more is a scan's chunk, worth reading ahead of. */
+const SCAN_BYTES = 512 * 1024;
+const MAX_AHEAD_BYTES = 32 << 20;
+
+export interface JobBytes {
+  /** The `length` bytes at `position` (fewer at the end of the file); BytesNotHeld when they are not at hand. */
+  read(file: FileVersion, position: number, length: number): Uint8Array;
+  /** Whether the range is at hand, without throwing. */
+  holds(file: FileVersion, position: number, length: number): boolean;
+  /** Fetches what `missing` wants, and keeps it until the job ends. */
+  fetch(missing: BytesNotHeld, signal: AbortSignal): Promise<void>;
+}
+
+interface Piece {
+  offset: number;
+  bytes: Uint8Array;
+}
+
+export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBudget): JobBytes {
+  /** By name and version: what this job fetched. */
+  const pieces = new Map<string, Piece[]>();
+  /** By name and version: the last scan chunk fetched, to read ahead of the next. */
+  const lastScan = new Map<string, Piece>();
+  const keyOf = ({ name, version }: FileVersion) => `${name}\n${version}`;
+
+  const lookUp = (file: FileVersion, position: number, length: number): Uint8Array | undefined => {
+    const end = Math.min(file.size, position + length);
+    if (end <= position) return new Uint8Array(0);
+    for (const piece of pieces.get(keyOf(file)) ?? []) {
+      if (piece.offset <= position && end <= piece.offset + piece.bytes.length) return piece.bytes.subarray(position - piece.offset, end - piece.offset);
+    }
+    return blocks.held({ source, name: file.name, version: file.version, offset: position, length: end - position });
+  };
+
+  /** The range to fetch for a wanted one: a scan's next chunk grows. */
+  const rangeFor = ({ file, offset, length }: WantedBytes): { offset: number; length: number } => {
+    const last = lastScan.get(keyOf(file));
+    const follows = last !== undefined && offset >= last.offset && offset <= last.offset + last.bytes.length;
+    const grown = length >= SCAN_BYTES && follows ? Math.max(length, Math.min(2 * last.bytes.length, MAX_AHEAD_BYTES)) : length;
+    return { offset, length: Math.max(0, Math.min(grown, file.size - offset)) };
+  };
+
+  return {
+    read(file, position, length) {
+      const bytes = lookUp(file, position, length);
+      if (bytes === undefined) throw new BytesNotHeld([{ file, offset: position, length }]);
+      return bytes;
+    },
+    holds: (file, position, length) => lookUp(file, position, length) !== undefined,
+    async fetch(missing, signal) {
+      await Promise.all(
+        missing.wanted.map(async (wanted) => {
+          const { file } = wanted;
+          const { offset, length } = rangeFor(wanted);
+          const bytes = await blocks.read({ source, name: file.name, version: file.version, offset, length, signal, budget });
+          // Fewer bytes than its version's size holds there: the file is shorter now, another version (a 416 carries no version to check).
+          if (bytes.length < length) throw new FileChangedError(source.describe(), file.name);
+          const piece = { offset, bytes };
+          const key = keyOf(file);
+          pieces.set(key, [...(pieces.get(key) ?? []), piece]);
+          if (length >= SCAN_BYTES) lastScan.set(key, piece);
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * What the shapefile readers (shp-file, shx-file, dbf-file) read through: a file's bytes at
+ * a position, synchronously. On the workers a local file is a file descriptor read by
+ * positional reads (positional-read.ts), exactly as before data sources came; a remote file
+ * (HTTP, S3, a plugin's) is a view of the bytes already fetched, which throws BytesNotHeld
+ * for what it does not hold, so that the job can fetch those bytes without blocking its
+ * thread and run again (job-context/remote-shapefiles.ts). The readers stay synchronous: a
+ * local read costs what it always cost, and decoding needs no await between records.
+ */
+
+export interface ByteReader {
+  /** Up to `length` bytes at `position`; shorter only at the end of the file. */
+  readAt(position: number, length: number): Uint8Array;
+  /** The file's size in bytes. */
+  readonly size: number;
+}
+
+/** A part of a shapefile (.shp, .shx, .dbf, .prj, .cpg) as its reader sees it. */
+export interface ShapefilePart {
+  /** The file's name, for messages. */
+  file: string;
+  bytes: ByteReader;
+}
+
+/** One version of a remote file, as a job reads it. */
+export interface FileVersion {
+  /** The file as its source names it. */
+  name: string;
+  /** Its version as the source states it (DataSource's SourceStat.version). */
+  version: string;
+  size: number;
+}
+
+/** A byte range a reader asked for and did not have. */
+export interface WantedBytes {
+  file: FileVersion;
+  offset: number;
+  length: number;
+}
+
+/**
+ * Thrown by a reader that does not hold bytes it was asked for: the job fetches `wanted`
+ * and runs again. Not a fault: it never reaches a client.
+ */
+export class BytesNotHeld extends Error {
+  constructor(readonly wanted: WantedBytes[]) {
+    super(`bytes not fetched yet: ${wanted.map(({ file, offset, length }) => `${file.name} ${offset}+${length}`).join(', ')}`);
+    this.name = 'BytesNotHeld';
+  }
+}
+
+/**
+ * The bytes `first` misses together with those `also` would miss, so that they are fetched in
+ * one round trip instead of one after the other (a record and its `.dbf` row, say). `first`
+ * is any error: one that is not BytesNotHeld is rethrown as it is, and `also` is not tried.
+ */
+export function alsoWanted(first: unknown, also: () => unknown): unknown {
+  if (!(first instanceof BytesNotHeld)) return first;
+  try {
+    also();
+  } catch (error) {
+    if (error instanceof BytesNotHeld) return new BytesNotHeld([...first.wanted, ...error.wanted]);
+  }
+  return first;
+}

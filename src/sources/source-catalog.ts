@@ -1,0 +1,71 @@
+/**
+ * The catalog of a remote data source, as the main thread serves it (the same DataFolder a
+ * local folder gives, data-folder.ts): the source's listing grouped into shapefiles, listed
+ * again every `catalogTtlMs` and at once (at most once a second) for a name it lacks, and
+ * each shapefile found with its files' sizes and versions as the source states them now
+ * (one stat per file, standing `fileCheckMs`, as a local file's stat does). Those versions
+ * are what the ETag is made of and what the drawing workers read, so a file replaced in
+ * the store is drawn fresh, under a new ETag, within `fileCheckMs`.
+ */
+import type { DataSource, SourceStat } from '../plugin-contract/data-source-plugin.ts';
+import { groupFileSets, type DataFolder } from '../shapefile/data-folder.ts';
+import { FILE_KINDS, type FileKind, type ShapefileFiles } from '../shapefile/file-set.ts';
+import { recentReadings } from '../shapefile/recent-readings.ts';
+import { asServiceError } from './source-errors.ts';
+
+/** A name the listing lacks sends the source a new listing at most this often: a listing costs it more than a stat. */
+const RELIST_INTERVAL_MS = 1000;
+
+export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileCheckMs }: { catalogTtlMs: number; fileCheckMs: number }): DataFolder {
+  const description = source.describe();
+  let sets = new Map<string, ShapefileFiles>();
+  let listedAt = -Infinity;
+  let listing: Promise<void> | undefined;
+
+  // The main thread's calls have no request signal to stop with: the source's own timeout and retry bound them.
+  const never = new AbortController().signal;
+  const sourceCall = <T>(call: Promise<T>) => call.catch((error: unknown) => Promise.reject(asServiceError(error, description, never)));
+
+  const relist = () =>
+    (listing ??= (async () => {
+      const started = performance.now();
+      const entries = await sourceCall(source.list(never));
+      sets = groupFileSets('', entries.map((entry) => entry.name));
+      listedAt = started;
+    })().finally(() => {
+      listing = undefined;
+    }));
+
+  const stats = recentReadings<SourceStat | undefined>(fileCheckMs);
+  const statOf = (name: string) => stats.get(name, () => sourceCall(source.stat(name, never)));
+
+  /** The shapefile with each file's current size and version; undefined when its .shp is gone. */
+  const withVersions = async (files: ShapefileFiles): Promise<ShapefileFiles | undefined> => {
+    const kinds = FILE_KINDS.filter((kind) => files.paths[kind] !== undefined);
+    const found = await Promise.all(kinds.map((kind) => statOf(files.paths[kind]!)));
+    const paths: ShapefileFiles['paths'] = { shp: files.paths.shp };
+    const versions: Partial<Record<FileKind, SourceStat>> = {};
+    kinds.forEach((kind, i) => {
+      const stat = found[i];
+      if (stat === undefined) return;
+      paths[kind] = files.paths[kind]!;
+      versions[kind] = stat;
+    });
+    return versions.shp === undefined ? undefined : { name: files.name, paths, versions };
+  };
+
+  return {
+    async find(name) {
+      if (typeof name !== 'string' || name === '') return undefined;
+      if (performance.now() - listedAt >= catalogTtlMs) await relist();
+      const key = name.toLowerCase();
+      if (!sets.has(key) && performance.now() - listedAt >= RELIST_INTERVAL_MS) await relist();
+      const files = sets.get(key);
+      return files && (await withVersions(files));
+    },
+    async names() {
+      if (performance.now() - listedAt >= catalogTtlMs) await relist();
+      return [...sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
+    },
+  };
+}
