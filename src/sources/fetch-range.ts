@@ -40,7 +40,9 @@ async function rangeBytes(response: Response, request: RangeRequest): Promise<Ui
   const { status } = response;
   if (status === 206) {
     const contentRange = parseContentRange(response.headers.get('content-range'));
-    if (contentRange === undefined || contentRange.first !== offset || contentRange.last >= offset + length) {
+    // Exactly what was asked, less only past the end of the file: a shorter range would be kept as the end of the file.
+    const expectedLast = Math.min(offset + length, contentRange?.size ?? 0) - 1;
+    if (contentRange === undefined || contentRange.first !== offset || contentRange.last !== expectedLast) {
       await response.body?.cancel();
       throw new DataSourceUnavailableError(source, `it answered a read of '${file}' with other bytes than asked (Content-Range '${response.headers.get('content-range')}').`);
     }
@@ -50,6 +52,9 @@ async function rangeBytes(response: Response, request: RangeRequest): Promise<Ui
     }
     const bytes = await boundedBody(response, contentRange.last - contentRange.first + 1);
     if (bytes === undefined) throw new DataSourceUnavailableError(source, `it sent more bytes of '${file}' than its Content-Range said.`);
+    if (bytes.length !== contentRange.last - contentRange.first + 1) {
+      throw new DataSourceUnavailableError(source, `it sent fewer bytes of '${file}' than its Content-Range said (an answer cut short).`);
+    }
     return bytes;
   }
   await response.body?.cancel();

@@ -13,6 +13,7 @@
 import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
+import { contentLength } from './content-length.ts';
 import { fetchRange } from './fetch-range.ts';
 import { isPlainName, parseJsonCatalog } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
@@ -39,6 +40,8 @@ export function httpVersion(size: number, modifiedMs: number): string {
 export function createHttpSource(options: HttpSourceOptions): DataSource {
   const base = new URL(options.url);
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`The data source URL must start with http:// or https://; got '${base.protocol}'.`);
+  // fetch() refuses URLs with credentials in them; said here, not as an unreachable source at the first read.
+  if (base.username || base.password) throw new Error('The data source URL must not hold a user or password; give the server a token in the query or serve it openly to shapeshot.');
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   // Names the folder, never what may authorize it: user and password, or a token in the query.
   const description = `${base.origin}${base.pathname}`;
@@ -56,7 +59,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
   const getText = (url: URL, signal: AbortSignal) =>
     withOneRetry(
       async (attemptSignal) => {
-        const response = await fetch(url, { headers: { ...headers, accept: 'application/json' }, signal: attemptSignal });
+        const response = await fetch(url, { headers: { ...headers, accept: 'application/json' }, redirect: 'error', signal: attemptSignal });
         if (response.status === 404 || response.status === 403) {
           await response.body?.cancel();
           return undefined;
@@ -93,12 +96,12 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
       if (!isPlainName(name)) return undefined;
       return withOneRetry(
         async (attemptSignal) => {
-          const response = await fetch(urlOf(name), { method: 'HEAD', headers, signal: attemptSignal });
+          const response = await fetch(urlOf(name), { method: 'HEAD', headers: { ...headers, 'accept-encoding': 'identity' }, redirect: 'error', signal: attemptSignal });
           await response.body?.cancel();
           if (response.status === 404 || response.status === 410) return undefined;
           if (response.status >= 500) throw new TransientFailure(`it answered ${response.status} to a HEAD of '${name}'`);
           if (!response.ok) throw new DataSourceUnavailableError(description, `it answered ${response.status} to a HEAD of '${name}'.`);
-          const size = Number(response.headers.get('content-length'));
+          const size = contentLength(response.headers);
           const modifiedMs = Date.parse(response.headers.get('last-modified') ?? '');
           if (!Number.isSafeInteger(size) || !Number.isFinite(modifiedMs)) {
             throw new DataSourceUnavailableError(description, `its answer for '${name}' lacks a Content-Length or a Last-Modified, so changes to the file could not be told.`);
@@ -122,7 +125,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
         version,
         signal,
         timeoutMs,
-        send: (range, attemptSignal) => fetch(url, { headers: { ...requestHeaders, range }, signal: attemptSignal }),
+        send: (range, attemptSignal) => fetch(url, { headers: { ...requestHeaders, range }, redirect: 'error', signal: attemptSignal }),
         versionOf: (answer, totalSize) => {
           const modifiedMs = Date.parse(answer.get('last-modified') ?? '');
           return Number.isFinite(modifiedMs) ? httpVersion(totalSize, modifiedMs) : undefined;

@@ -30,7 +30,13 @@ export function parseJsonCatalog(text: string, versionOf: (size: number, modifie
   return entries;
 }
 
-/** A file name of the folder itself: no path, nothing that walks up. */
+/** Longer than any shapefile name a folder holds, short enough to quote in a message. */
+const MAX_NAME_LENGTH = 255;
+
+/**
+ * A file name of the folder itself: no path, nothing that walks up, no control characters
+ * (a line break would forge a log line or a cache key), of a length messages may quote.
+ */
 export function isPlainName(name: string): boolean {
-  return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+  return name !== '' && name !== '.' && name !== '..' && name.length <= MAX_NAME_LENGTH && !/[/\\\x00-\x1f\x7f]/.test(name);
 }

@@ -18,6 +18,8 @@ export interface ListingPage {
   objects: ListedObject[];
   /** The token for the next page; undefined on the last. */
   nextToken: string | undefined;
+  /** Whether the store said more keys follow (then it must give a token). */
+  truncated: boolean;
 }
 
 /** The page, or undefined when `xml` is no ListBucketResult (an error document, a proxy's page). */
@@ -34,7 +36,7 @@ export function parseListingPage(xml: string): ListingPage | undefined {
   }
   const truncated = firstText(xml, 'IsTruncated') === 'true';
   const nextToken = truncated ? firstText(xml, 'NextContinuationToken') : undefined;
-  return { objects, nextToken };
+  return { objects, nextToken, truncated };
 }
 
 /** The inner text of each `<tag>…</tag>` (not nested in itself: S3's elements are not). */

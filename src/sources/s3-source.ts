@@ -17,6 +17,7 @@ import { AwsClient } from 'aws4fetch';
 import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
+import { contentLength } from './content-length.ts';
 import { fetchRange } from './fetch-range.ts';
 import { isPlainName } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
@@ -75,7 +76,8 @@ export function createS3Source(options: S3SourceOptions): DataSource {
   /** The request, signed when there are credentials; signed anew for each attempt, as a signature carries its time. */
   const send = async (url: URL, init: { method?: string; headers?: Record<string, string> }, signal: AbortSignal) => {
     const request = client ? await client.sign(url.toString(), { method: init.method ?? 'GET', headers: { ...headers, ...init.headers } }) : new Request(url, { ...init, headers: { ...headers, ...init.headers } });
-    return fetch(request, { signal });
+    // A store that redirects is misconfigured (a wrong region answers 301): followed, a redirect could point anywhere.
+    return fetch(request, { redirect: 'error', signal });
   };
 
   const objectUrl = (name: string) => new URL(`${prefix}${name}`.split('/').map(encodeURIComponent).join('/'), bucketUrl);
@@ -115,6 +117,10 @@ export function createS3Source(options: S3SourceOptions): DataSource {
           const name = object.key.slice(prefix.length);
           if (object.key.startsWith(prefix) && isPlainName(name)) entries.push({ name, size: object.size, version: s3Version(object.etag, object.modifiedMs) });
         }
+        // A store that repeats its token would list for ever, one that stops giving it would cut the catalog short.
+        if (page.truncated && (page.nextToken === undefined || page.nextToken === token)) {
+          throw new DataSourceUnavailableError(description, 'its listing said more keys follow but gave no new continuation token.');
+        }
         token = page.nextToken;
       } while (token !== undefined);
       return entries;
@@ -129,7 +135,7 @@ export function createS3Source(options: S3SourceOptions): DataSource {
           if (response.status === 404) return undefined;
           if (response.status >= 500) throw new TransientFailure(`it answered ${response.status} to a HEAD of '${name}'`);
           if (!response.ok) throw new DataSourceUnavailableError(description, `it answered ${response.status} to a HEAD of '${name}' (check the credentials and the region).`);
-          const size = Number(response.headers.get('content-length'));
+          const size = contentLength(response.headers);
           const etag = response.headers.get('etag') ?? '';
           const modifiedMs = Date.parse(response.headers.get('last-modified') ?? '');
           if (!Number.isSafeInteger(size) || !Number.isFinite(modifiedMs)) {
@@ -170,5 +176,7 @@ export function parseS3Url(url: string): { bucket: string; prefix: string } {
   const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
   if (!match) throw new Error(`The data source '${url}' is no s3://bucket/prefix/ location (a bucket name is 3 to 63 lower-case letters, digits, dots and hyphens).`);
   const path = match[2] ?? '';
+  // Path-style URLs put the prefix in the path: a '.' or '..' segment would leave the bucket.
+  if (path.split('/').some((segment) => segment === '.' || segment === '..')) throw new Error(`The data source '${url}' has a '.' or '..' in its prefix.`);
   return { bucket: match[1], prefix: path === '' || path.endsWith('/') ? path : `${path}/` };
 }
