@@ -7,7 +7,9 @@
  * streamed.
  *
  * It tells whoever started it when it begins to hold a request, so a test can see the delay
- * being added without timing it. A request whose client goes away while held is dropped.
+ * being added without timing it, and when an answer has been sent back, with the bytes of its
+ * body, so that the benchmark can count what the source served. A request whose client goes
+ * away while held is dropped.
  */
 import { createServer, request as forward, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,15 +26,20 @@ export interface DelayProxyOptions {
   delayMs: number;
   /** Told as each request starts being held, with the time it will be held. */
   onHold?: (request: IncomingMessage, delayMs: number) => void;
+  /** Told once an answer's body has been passed on whole, with its status and body bytes. */
+  onAnswered?: (request: IncomingMessage, status: number, bodyBytes: number) => void;
 }
 
-export async function startDelayProxy({ target, delayMs, onHold }: DelayProxyOptions): Promise<DelayProxy> {
+export async function startDelayProxy({ target, delayMs, onHold, onAnswered }: DelayProxyOptions): Promise<DelayProxy> {
   const { hostname, port: targetPort } = new URL(target);
   const server = createServer((request, response) => {
     onHold?.(request, delayMs);
     const timer = setTimeout(() => {
       const upstream = forward({ hostname, port: targetPort, method: request.method, path: request.url, headers: request.headers }, (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
+        let bodyBytes = 0;
+        answer.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
+        answer.once('end', () => onAnswered?.(request, answer.statusCode ?? 502, bodyBytes));
         answer.pipe(response);
       });
       upstream.once('error', () => response.headersSent ? response.destroy() : response.writeHead(502).end());

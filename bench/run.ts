@@ -7,6 +7,7 @@ import { runMapBench } from './map.ts';
 import { ensureHeavyFile, runOverloadBench } from './overload.ts';
 import { ensureParcels, readThrough } from './parcels.ts';
 import { runSelectBench } from './select.ts';
+import { runSourcesBench } from './sources.ts';
 import { runStageBench } from './stages.ts';
 import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 
@@ -15,17 +16,19 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
  * parcel file, per format and concurrency; overload (c=600) and abandoned heavy work
  * (bench/overload.ts); selecting by attributes, where= and /ogc pages (bench/select.ts); then
  * the map operation (bench/map.ts); classifying a field, cold (bench/classify.ts); a choropleth
- * with labels and legend against the same image plain (bench/thematic.ts). Environment: BENCH_FEATURES
+ * with labels and legend against the same image plain (bench/thematic.ts); the same
+ * images read from nginx by range requests through a delaying proxy, cold, warm and against
+ * the local folder (bench/sources.ts). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic (comma-separated; default all);
+ * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources (comma-separated; default all);
  * BENCH_PEERS_DATA: the peer kit's data folder (../shared/bench-peers), whose big.shp the
- * stage breakdown measures too; BENCH_PROFILE=1: CPU profiles behind the stage breakdown.
+ * stage breakdown and the sources section measure too; BENCH_PROFILE=1: CPU profiles behind the stage breakdown.
  */
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
 readThrough(dataDir);
@@ -73,14 +76,15 @@ if (only.has('images') || only.has('overload')) {
   console.log(`\npeak RSS of the server after each part: ${peakAfter.join(', ')}`);
 }
 
+const peers = process.env.BENCH_PEERS_DATA;
+const benchFiles = [
+  { label: 'parcels', dataDir, file: 'parcels', features },
+  ...(peers && existsSync(join(peers, 'big.shp')) ? [{ label: 'big', dataDir: resolve(peers), file: 'big', features: 200_000 }] : []),
+];
+
 if (only.has('stages')) {
-  const peers = process.env.BENCH_PEERS_DATA;
-  const files = [
-    { label: 'parcels', dataDir, file: 'parcels', features },
-    ...(peers && existsSync(join(peers, 'big.shp')) ? [{ label: 'big', dataDir: resolve(peers), file: 'big', features: 200_000 }] : []),
-  ];
   const profileDir = process.env.BENCH_PROFILE === '1' ? resolve(process.env.BENCH_DIR ?? '.bench-cache', 'profiles', String(Date.now())) : undefined;
-  const lines = await runStageBench({ runtime, files, key, requests: 2000, profileDir });
+  const lines = await runStageBench({ runtime, files: benchFiles, key, requests: 2000, profileDir });
   console.log(`\n${runtime}: where the time of one 640x480 image goes (Server-Timing, mean per request)\n\n${lines.join('\n')}`);
 }
 
@@ -109,6 +113,11 @@ if (only.has('classify')) {
   const classifyRows = await runClassifyBench(dataDir);
   console.log(`\nclassifying a field of ${features} records, cold (a fresh worker opens the file; one job each)\n`);
   printTable(['classification', 'ms', 'classes', 'features'], classifyRows);
+}
+
+if (only.has('sources')) {
+  const lines = await runSourcesBench({ runtime, files: benchFiles, key, seconds });
+  console.log(`\n${runtime}: 640x480 PNGs of random features read from nginx by range requests through bench/delay-proxy.ts\n\n${lines.join('\n')}`);
 }
 
 /**

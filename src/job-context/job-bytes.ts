@@ -6,6 +6,10 @@
  * it (fetch: every range wanted at once, in parallel, coalesced by the block cache) and runs
  * again (remote-shapefiles.ts).
  *
+ * A range wanted `exact` (a header, a .shp record) is fetched as it is and kept by the job
+ * only: the worker's block cache is for what many requests ask for again, .shx entries and
+ * .dbf rows near one another.
+ *
  * A scan (a where= filter, an /ogc page, a map's walk) asks for large sequential chunks; each
  * chunk it misses right after the last one fetches twice as much as that one did, up to
  * MAX_AHEAD_BYTES, so that a walk over a large file runs again a number of times that grows
@@ -22,8 +26,11 @@ const SCAN_BYTES = 512 * 1024;
 const MAX_AHEAD_BYTES = 32 << 20;
 
 export interface JobBytes {
-  /** The `length` bytes at `position` (fewer at the end of the file); BytesNotHeld when they are not at hand. */
-  read(file: FileVersion, position: number, length: number): Uint8Array;
+  /**
+   * The `length` bytes at `position` (fewer at the end of the file); BytesNotHeld when they
+   * are not at hand, wanting them `exact` when asked so and they are fewer than a scan's chunk.
+   */
+  read(file: FileVersion, position: number, length: number, exact?: boolean): Uint8Array;
   /** Whether the range is at hand, without throwing. */
   holds(file: FileVersion, position: number, length: number): boolean;
   /** Fetches what `missing` wants, and keeps it until the job ends. */
@@ -59,10 +66,16 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
     return { offset, length: Math.max(0, Math.min(grown, file.size - offset)) };
   };
 
+  const fetchExact = async (file: FileVersion, offset: number, length: number, signal: AbortSignal) => {
+    if (length <= 0) return new Uint8Array(0);
+    budget.charge(length, source.describe());
+    return source.read(file.name, offset, length, signal, file.version);
+  };
+
   return {
-    read(file, position, length) {
+    read(file, position, length, exact = false) {
       const bytes = lookUp(file, position, length);
-      if (bytes === undefined) throw new BytesNotHeld([{ file, offset: position, length }]);
+      if (bytes === undefined) throw new BytesNotHeld([{ file, offset: position, length, ...(exact && length < SCAN_BYTES ? { exact } : {}) }]);
       return bytes;
     },
     holds: (file, position, length) => lookUp(file, position, length) !== undefined,
@@ -71,7 +84,7 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
         missing.wanted.map(async (wanted) => {
           const { file } = wanted;
           const { offset, length } = rangeFor(wanted);
-          const bytes = await blocks.read({ source, name: file.name, version: file.version, offset, length, signal, budget });
+          const bytes = wanted.exact ? await fetchExact(file, offset, length, signal) : await blocks.read({ source, name: file.name, version: file.version, offset, length, signal, budget });
           // Fewer bytes than its version's size holds there: the file is shorter now, another version (a 416 carries no version to check).
           if (bytes.length < length) throw new FileChangedError(source.describe(), file.name);
           const piece = { offset, bytes };

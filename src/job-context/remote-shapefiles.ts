@@ -3,11 +3,14 @@
  * readers stay synchronous (shapefile/byte-reader.ts): a job runs in phases. Its handler
  * runs; a read of bytes not yet fetched throws BytesNotHeld; the job fetches them (through
  * the worker's block cache, shared by its jobs; waiting lets the worker run its other jobs)
- * and runs the handler again, until it gets through. Opening a version fetches the first
- * block of each of its files at once (headers, the first .shx entries and .dbf rows, the
- * .prj and .cpg), and a feature's .dbf row and record are asked for together, so that one
- * feature of a large file costs three round trips cold and one warm (its record) while its
- * .shx block is cached.
+ * and runs the handler again, until it gets through. Opening a version fetches what it reads
+ * of each file at once, and no more: the .shp and .shx headers (100 bytes), the .dbf's
+ * (up to OPENING_DBF_BYTES, room for 126 fields), the .prj and .cpg whole; the opened
+ * version keeps them decoded. A feature's .shx entry then comes in a block of the block
+ * cache, and its record (exactly its bytes: the .shp is never read beyond the records asked
+ * for) and its .dbf row (in a block) together: one feature of a large file costs three
+ * round trips and a few tens of kilobytes cold, and one request warm (its record) while its
+ * .shx and .dbf blocks are cached.
  *
  * A file that changed under a read (FileChangedError) has the job state every file it opened
  * again (a shapefile replaced is several files replaced, and the .shx of one version must
@@ -23,6 +26,7 @@ import { isFileChanged } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { BytesNotHeld, type ByteReader, type FileVersion, type ShapefilePart } from '../shapefile/byte-reader.ts';
 import { createFeatureCache } from '../shapefile/feature-cache.ts';
+import { HEADER_BYTES } from '../shapefile/shp-header.ts';
 import { FILE_KINDS, shapefileLayer, type FileKind, type OpenShapefile, type ShapefileFiles } from '../shapefile/file-set.ts';
 import type { OpenShapefiles } from '../shapefile/open-shapefiles.ts';
 import type { BlockCache } from '../sources/block-cache.ts';
@@ -53,8 +57,21 @@ interface JobReads {
   restated: Map<string, SourceStat | undefined>;
 }
 
-/** The first block of each file is fetched when a version is opened (DEFAULT_BLOCK_BYTES). */
-const OPENING_BYTES = 64 * 1024;
+/** What is fetched of a .dbf when its version is opened: its 32-byte prefix, 126 fields of 32 bytes and the terminator; a wider header is read again whole. */
+const OPENING_DBF_BYTES = 4096;
+
+/** The bytes of each file that opening a version reads (the readers' headers, the side files whole). */
+function openingBytes(kind: FileKind, size: number): number {
+  switch (kind) {
+    case 'shp':
+    case 'shx':
+      return Math.min(size, HEADER_BYTES);
+    case 'dbf':
+      return Math.min(size, OPENING_DBF_BYTES);
+    default:
+      return size;
+  }
+}
 
 export function createRemoteShapefiles(options: RemoteShapefilesOptions): WorkerShapefiles {
   const { source, blocks, maxOpen, onProblem } = options;
@@ -84,9 +101,10 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
     return versions;
   };
 
-  const readerOf = (file: FileVersion): ByteReader => ({
+  /** A .shp's records are read exactly: the feature cache keeps them decoded, their neighbours are not wanted. */
+  const readerOf = (file: FileVersion, kind: FileKind): ByteReader => ({
     size: file.size,
-    readAt: (position, length) => current().bytes.read(file, position, length),
+    readAt: (position, length) => current().bytes.read(file, position, length, kind === 'shp'),
   });
 
   const open = (files: ShapefileFiles, checkpoint: Parameters<OpenShapefiles['open']>[1]): OpenShapefile => {
@@ -100,11 +118,11 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
       return known.layer;
     }
     const { bytes } = current();
-    const firstBlocks = [...versions.values()]
-      .map((file) => ({ file, offset: 0, length: Math.min(file.size, OPENING_BYTES) }))
+    const headers = [...versions]
+      .map(([kind, file]) => ({ file, offset: 0, length: openingBytes(kind, file.size), exact: true }))
       .filter(({ file, offset, length }) => !bytes.holds(file, offset, length));
-    if (firstBlocks.length > 0) throw new BytesNotHeld(firstBlocks);
-    const parts = new Map<FileKind, ShapefilePart>([...versions].map(([kind, file]) => [kind, { file: file.name, bytes: readerOf(file) }]));
+    if (headers.length > 0) throw new BytesNotHeld(headers);
+    const parts = new Map<FileKind, ShapefilePart>([...versions].map(([kind, file]) => [kind, { file: file.name, bytes: readerOf(file, kind) }]));
     const layer = shapefileLayer(
       files.name,
       parts,

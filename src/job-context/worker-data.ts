@@ -11,6 +11,13 @@ import type { DrawingWorkerOptions } from './context.ts';
 import { createRemoteShapefiles } from './remote-shapefiles.ts';
 import { localShapefiles, type WorkerShapefiles } from './worker-shapefiles.ts';
 
+/**
+ * A feature's .shx entry and .dbf row come in blocks this large: 2,048 entries, some hundreds
+ * of rows, so that features near one another cost their record only, while a cold feature's
+ * two blocks stay well under issue 22's 64 KB (64 KiB blocks made it some 200 KB).
+ */
+const REMOTE_BLOCK_BYTES = 16 * 1024;
+
 export async function openWorkerShapefiles(options: DrawingWorkerOptions, onProblem: (problem: string) => void): Promise<WorkerShapefiles> {
   const { remote } = options;
   if (remote === undefined) {
@@ -23,7 +30,7 @@ export async function openWorkerShapefiles(options: DrawingWorkerOptions, onProb
   const logger = { debug: () => {}, info: () => {}, warn: log, error: log };
   return createRemoteShapefiles({
     source: await openDataSource(remote.setting, logger),
-    blocks: createBlockCache({ maxBytes: remote.blockCacheBytes }),
+    blocks: createBlockCache({ maxBytes: remote.blockCacheBytes, blockBytes: REMOTE_BLOCK_BYTES }),
     cacheBytes: options.cacheBytes,
     maxOpen: options.maxOpenShapefiles,
     maxSourceBytes: remote.maxSourceBytes,

@@ -36,6 +36,12 @@ export interface WantedBytes {
   file: FileVersion;
   offset: number;
   length: number;
+  /**
+   * Fetched as asked, not as the blocks around it: bytes read once and then kept decoded
+   * elsewhere (a header by its opened version, a record by the feature cache), whose
+   * neighbours would be read for nothing.
+   */
+  exact?: boolean;
 }
 
 /**
