@@ -45,6 +45,7 @@ describe('a ListObjectsV2 page', () => {
     expect(parseListingPage(page(true))).toEqual({
       objects: [{ key: 'p/a&b <c> é中.shp', size: 12, etag: '"abc"', modifiedMs: Date.parse('2024-05-01T12:00:00Z') }],
       nextToken: 'tok+en/=',
+      truncated: true,
     });
     expect(parseListingPage(page(false))?.nextToken).toBeUndefined();
     expect(parseListingPage('<Error><Code>AccessDenied</Code></Error>')).toBeUndefined();
