@@ -50,7 +50,7 @@ describe('an HTTP source', () => {
 
   it('follows no redirect', async () => {
     let asked = 0;
-    const url = await serve((path) => {
+    const url = await serve((path): ReturnType<Answer> => {
       asked++;
       return path === '/a.shp' ? { status: 302, headers: { location: '/elsewhere.shp' } } : { status: 206, headers: { 'content-range': 'bytes 0-0/1' }, body: 'x' };
     });
