@@ -11,8 +11,10 @@ import { BasemapUnavailableError, isBasemapUnavailable } from '../plugin-contrac
 
 export interface JobMessage {
   id: number;
-  /** The job's number on its worker: where its cancellation mark goes. */
+  /** The job's number on its worker: the mark that stops it. */
   seq: number;
+  /** Where its cancellation mark goes: a place no other job the worker holds has. */
+  place: number;
   kind: string;
   request: unknown;
 }
@@ -50,7 +52,7 @@ export interface SerializedError {
 
 /** What every worker of a pool is started with. */
 export interface WorkerStart<Options> {
-  /** JOBS_PER_WORKER Int32s: the mark of a job the pool wants stopped, at its seq's place. */
+  /** JOBS_PER_WORKER Int32s: the mark of a job the pool wants stopped, at the job's place. */
   cancellation: SharedArrayBuffer;
   options: Options;
 }
@@ -64,8 +66,9 @@ export interface WorkerStart<Options> {
 export const JOBS_PER_WORKER = 8;
 
 /**
- * What the pool writes at `seq % JOBS_PER_WORKER` to stop job `seq`. The jobs a worker holds
- * have consecutive seqs, so no two of them share a place; 0 means nothing to stop.
+ * What the pool writes at a job's place to stop job `seq`; 0 means nothing to stop. The pool
+ * gives each job a place none of the worker's other held jobs has: their seqs need not be
+ * consecutive, as a job waiting for bytes (serve-jobs.ts, waitFor) lets later ones finish.
  */
 export const cancellationMark = (seq: number) => (seq % 0x40000000) + 1;
 

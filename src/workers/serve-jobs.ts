@@ -9,7 +9,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import {
   cancellationMark,
-  JOBS_PER_WORKER,
   serializeError,
   type JobMessage,
   type ReadyMessage,
@@ -72,10 +71,10 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
     error instanceof JobCancelled ? { id, cancelled: true } : { id, failure: serializeError(error) };
 
   /** Runs a job; `release` is called when it starts to wait, so that the next job may start. */
-  const run = async ({ id, seq, kind, request }: JobMessage, release: () => void) => {
+  const run = async ({ id, seq, place, kind, request }: JobMessage, release: () => void) => {
     const notes: string[] = [];
     let counts: Record<string, number> | undefined;
-    const cancelled = () => Atomics.load(cancellation, seq % JOBS_PER_WORKER) === cancellationMark(seq);
+    const cancelled = () => Atomics.load(cancellation, place) === cancellationMark(seq);
     const context: JobContext = {
       checkpoint: () => {
         if (cancelled()) throw new JobCancelled();

@@ -83,6 +83,8 @@ interface Job {
   transfer: ArrayBuffer[];
   /** The job's number on the worker it was handed to. */
   seq: number;
+  /** Its cancellation mark's index in the worker's `cancellation` (protocol.ts). */
+  place: number;
   settled: boolean;
   cancelled: boolean;
   resolve(result: unknown): void;
@@ -209,9 +211,10 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
 
   function assign(slot: Slot, job: Job): void {
     job.seq = slot.nextSeq++;
+    job.place = freePlace(slot);
     slot.jobs.push(job);
     slot.worker.ref();
-    const message: JobMessage = { id: job.id, seq: job.seq, kind: job.kind, request: job.request };
+    const message: JobMessage = { id: job.id, seq: job.seq, place: job.place, kind: job.kind, request: job.request };
     try {
       slot.worker.postMessage(message, job.transfer);
     } catch (error) {
@@ -221,6 +224,14 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
       return;
     }
     for (const listener of handOverListeners) listener(job.kind);
+  }
+
+  /** A cancellation place none of the worker's held jobs has (it holds fewer than JOBS_PER_WORKER). */
+  function freePlace(slot: Slot): number {
+    const taken = new Set(slot.jobs.map((held) => held.place));
+    let place = 0;
+    while (taken.has(place)) place++;
+    return place;
   }
 
   /**
@@ -245,7 +256,7 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
   /** Marks a job its worker holds as cancelled; it stops at its next checkpoint, or does not start. */
   function cancelHeld(slot: Slot, job: Job): void {
     job.cancelled = true;
-    Atomics.store(slot.cancellation, job.seq % JOBS_PER_WORKER, cancellationMark(job.seq));
+    Atomics.store(slot.cancellation, job.place, cancellationMark(job.seq));
     if (slot.jobs[0] === job) watchForStuck(slot, job);
   }
 
@@ -299,6 +310,7 @@ export function createWorkerPool<Options>(options: WorkerPoolOptions<Options>): 
           request,
           transfer: runOptions.transfer ?? [],
           seq: -1,
+          place: -1,
           settled: false,
           cancelled: false,
           resolve: (result) => settle(() => resolve(result as Result)),

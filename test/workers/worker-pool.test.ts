@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
 import { createWorkerPool, type WorkerPool } from '../../src/workers/worker-pool.ts';
+import { until } from '../support/until.ts';
 import { blockUntilStarted, newBoard, release, untilStarted, type BoardOptions } from './fixtures/board.ts';
 
 const pools: WorkerPool[] = [];
@@ -65,6 +66,27 @@ describe('the worker pool', () => {
     const failed = await pool.run('fail', null).catch((error: unknown) => error);
     expect(failed).not.toBeInstanceOf(ServiceError);
     expect((failed as Error).message).toMatch(/^test pool failed: an internal detail/);
+  });
+
+  it('stops a job waiting outside its thread when it is cancelled, whatever jobs came and went while it waited', async () => {
+    const notes: string[] = [];
+    const pool = testPool(1, { notes });
+    await pool.ready();
+    const waiting = abortedWith('client gone');
+    const waited = pool.run('waitsUntilCancelled', null, { signal: waiting.signal }).catch((error: unknown) => error);
+    await untilStarted(pool.board, 1);
+    // Seven jobs come and go while it waits: the next one is the eighth after it, which a
+    // place by job number (seq % 8) would have put on the waiting job's own place.
+    for (let i = 0; i < 7; i++) await pool.run('echo', i);
+    const later = abortedWith('also gone');
+    const held = pool.run('held', null, { signal: later.signal }).catch((error: unknown) => error);
+    await untilStarted(pool.board, 2);
+    waiting.abort();
+    later.abort();
+    await Promise.all([waited, held]);
+    // Both stop on their own cancellation marks: the pool holds no job, and had to replace no worker.
+    await until(() => pool.stats.running === 0);
+    expect(notes).toEqual([]);
   });
 
   it('drops a waiting job whose signal aborts: it rejects at once and never runs', async () => {
