@@ -1,7 +1,8 @@
 /**
  * The catalog of a remote data source, as the main thread serves it (the same DataFolder a
  * local folder gives, data-folder.ts): the source's listing grouped into shapefiles, listed
- * again every `catalogTtlMs` and at once (at most once a second) for a name it lacks, and
+ * again every `catalogTtlMs` (in the background: requests go on with the listing before, which
+ * a failed listing keeps) and at once (at most once a second) for a name it lacks, and
  * each shapefile found with its files' sizes and versions as the source states them now
  * (one stat per file, standing `fileCheckMs`, as a local file's stat does). Those versions
  * are what the ETag is made of and what the drawing workers read, so a file replaced in
@@ -28,13 +29,27 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
 
   const relist = () =>
     (listing ??= (async () => {
-      const started = performance.now();
-      const entries = await sourceCall(source.list(never));
-      sets = groupFileSets('', entries.map((entry) => entry.name));
-      listedAt = started;
+      try {
+        const entries = await sourceCall(source.list(never));
+        sets = groupFileSets('', entries.map((entry) => entry.name));
+      } finally {
+        // From the end of a listing, failed or not: a slow or failing source is asked again after the interval, not at once.
+        listedAt = performance.now();
+      }
     })().finally(() => {
       listing = undefined;
     }));
+
+  /**
+   * The catalog no older than `catalogTtlMs`: the first listing is waited for; later ones are
+   * made while requests go on with the one before, which a failed listing leaves in place until
+   * the next try, `catalogTtlMs` later (a file's own stat still finds it gone or changed).
+   */
+  const current = async () => {
+    if (performance.now() - listedAt < catalogTtlMs) return;
+    if (listedAt === -Infinity) return relist();
+    void relist().catch(() => undefined);
+  };
 
   const stats = recentReadings<SourceStat | undefined>(fileCheckMs);
   const statOf = (name: string) => stats.get(name, () => sourceCall(source.stat(name, never)));
@@ -57,14 +72,14 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
   return {
     async find(name) {
       if (typeof name !== 'string' || name === '') return undefined;
-      if (performance.now() - listedAt >= catalogTtlMs) await relist();
+      await current();
       const key = name.toLowerCase();
       if (!sets.has(key) && performance.now() - listedAt >= RELIST_INTERVAL_MS) await relist();
       const files = sets.get(key);
       return files && (await withVersions(files));
     },
     async names() {
-      if (performance.now() - listedAt >= catalogTtlMs) await relist();
+      await current();
       return [...sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
     },
   };

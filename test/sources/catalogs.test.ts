@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isDataSourceUnavailable } from '../../src/plugin-contract/data-source-errors.ts';
 import { createHttpSource, httpVersion } from '../../src/sources/http-source.ts';
 import { parseListingPage } from '../../src/sources/s3-listing.ts';
+import { createSourceCatalog } from '../../src/sources/source-catalog.ts';
+import { until } from '../support/until.ts';
 import { startRangeServer, type RangeServer } from '../support/range-server.ts';
 
 /**
@@ -49,5 +51,26 @@ describe('a ListObjectsV2 page', () => {
     });
     expect(parseListingPage(page(false))?.nextToken).toBeUndefined();
     expect(parseListingPage('<Error><Code>AccessDenied</Code></Error>')).toBeUndefined();
+  });
+});
+
+describe("a remote source's catalog", () => {
+  const LISTED = 'Wed, 01 May 2024 12:00:00 GMT';
+  const catalogOf = (names: string[]) => new TextEncoder().encode(JSON.stringify(names.map((name) => ({ name, type: 'file', mtime: LISTED, size: 4 }))));
+
+  it('is listed again after catalogTtlMs while requests go on with the one before, which a failed listing keeps', async () => {
+    const files: Record<string, Uint8Array> = { 'shapeshot-catalog.json': catalogOf(['a.shp']), 'a.shp': new Uint8Array(4), 'b.shp': new Uint8Array(4) };
+    server = await startRangeServer(files);
+    const catalog = createSourceCatalog(createHttpSource({ url: server.url }), { catalogTtlMs: 0, fileCheckMs: 0 });
+    expect(await catalog.names()).toEqual(['a']);
+    // A file added in the store shows once a later listing has run.
+    files['shapeshot-catalog.json'] = catalogOf(['a.shp', 'b.shp']);
+    await until(async () => (await catalog.names()).includes('b'));
+    // The store failing: the catalog stands as last listed.
+    server.behave('fail');
+    const listingsBefore = server.received.length;
+    expect(await catalog.names()).toEqual(['a', 'b']);
+    await until(() => server!.received.length > listingsBefore);
+    expect(await catalog.names()).toEqual(['a', 'b']);
   });
 });
