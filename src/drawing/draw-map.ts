@@ -5,6 +5,7 @@
  * written as its part of the answer.
  */
 import { basename } from 'node:path';
+import { readingEach } from '../shapefile/byte-reader.ts';
 import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import type { Basemap, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import { overlaps } from '../geometry/bbox.ts';
@@ -145,13 +146,14 @@ function decodeInView(shapefile: OpenShapefile, job: MapJob, inView: RecordsInVi
   const shpFile = basename(job.files.paths.shp);
   const toMercator: ToMercator = mercatorTransform(shapefile.crs, shapefile.name);
   const fids = shapefile.version === inView.version ? inView.fids : recordsInView(shapefile, job, checkpoint);
+  // A walk over the file bypasses the feature cache: it would only evict what others use.
+  const shapes = readingEach(fids, (fid) => shapefile.readShape(fid, { useCache: false, maxRings: limits.maxRings, checkpoint }));
   const drawn: MapFeature[] = [];
-  for (const fid of fids) {
-    // A walk over the file bypasses the feature cache: it would only evict what others use.
-    const shape = shapefile.readShape(fid, { useCache: false, maxRings: limits.maxRings, checkpoint });
-    if (!shape) continue;
+  fids.forEach((fid, i) => {
+    const shape = shapes[i];
+    if (!shape) return;
     const projected = reprojectShape(shape, toMercator, fid, shpFile, checkpoint);
     if (overlaps(shapesBBox([projected]), job.visible)) drawn.push({ fid: String(fid), featureId: fid, shape: projected });
-  }
+  });
   return drawn;
 }

@@ -11,6 +11,7 @@ import type { LegendPosition } from '../legend/legend-svg.ts';
 import type { LabelSettings, RuleColouring } from '../params/thematic.ts';
 import type { Culture } from '../plugin-contract/basemap-plugin.ts';
 import { fieldsNamedIn, type AttributeValue } from '../shapefile/dbf.ts';
+import { readingEach } from '../shapefile/byte-reader.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
 import type { FeaturePaint, Rgba } from '../svg/style.ts';
 import { categoryLabel } from '../thematic/class-labels.ts';
@@ -71,6 +72,8 @@ export function featureStyler(shapefile: OpenShapefile, styling: FeatureStyling)
       if (!row) rows.set(fid, (row = shapefile.readAttributes(fid)));
       return row;
     };
+    // From a remote source, the rows not yet fetched are fetched together, before any is styled.
+    if (classOf || labelField) readingEach([...new Set(featureIds)], (fid) => rowOf(fid));
     const styled: StyledFeatures = { paints: [], classes: [], labels: [] };
     for (const fid of featureIds) {
       // A row read and decoded a feature: a map may style 100,000 of them.

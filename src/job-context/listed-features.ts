@@ -1,12 +1,14 @@
 /**
  * The features a fid list names, on a drawing worker: their vertices bounded from the index
- * before any is decoded, then each record read once. Shared by images, maps and /ogc's pages.
+ * before any is decoded, then each record read once (from a remote source, all a list's
+ * missing bytes fetched together: readingEach). Shared by images, maps and /ogc's pages.
  */
 import { NotFoundError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';
 import { childShape, type Shape } from '../geometry/shape.ts';
 import type { FeatureRef } from '../params/fid.ts';
+import { readingEach } from '../shapefile/byte-reader.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
 
 export interface SelectedShape {
@@ -26,24 +28,18 @@ export interface ReadOptions {
  * index, before anything is decoded; `limit` is exceeded: `refuse(count)` is thrown.
  */
 export function checkVertexBound(shapefile: OpenShapefile, refs: readonly FeatureRef[], limit: number, refuse: (count: number) => Error): void {
+  const parents = [...new Set(refs.map((ref) => ref.parent))];
+  const bounds = new Map(readingEach(parents, (parent) => [parent, shapefile.vertexBound(parent)] as const));
   let vertices = 0;
-  const bounds = new Map<number, number>();
-  for (const { parent } of refs) {
-    let bound = bounds.get(parent);
-    if (bound === undefined) bounds.set(parent, (bound = shapefile.vertexBound(parent)));
-    vertices += bound;
-  }
+  for (const { parent } of refs) vertices += bounds.get(parent)!;
   if (vertices > limit) throw refuse(vertices);
 }
 
 /** Reads the listed features (each record once, however often it is listed), in list order. */
 export function readFeatures(shapefile: OpenShapefile, refs: readonly FeatureRef[], options: ReadOptions): SelectedShape[] {
-  const records = new Map<number, Shape | null>();
-  return refs.map((ref) => {
-    let shape = records.get(ref.parent);
-    if (shape === undefined) records.set(ref.parent, (shape = shapefile.readShape(ref.parent, options)));
-    return { ref, shape: select(shapefile.name, ref, shape) };
-  });
+  const parents = [...new Set(refs.map((ref) => ref.parent))];
+  const records = new Map(readingEach(parents, (parent) => [parent, shapefile.readShape(parent, options)] as const));
+  return refs.map((ref) => ({ ref, shape: select(shapefile.name, ref, records.get(ref.parent)!) }));
 }
 
 function select(file: string, ref: FeatureRef, shape: Shape | null): Shape {

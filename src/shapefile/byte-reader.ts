@@ -69,3 +69,24 @@ export function alsoWanted(first: unknown, also: () => unknown): unknown {
   }
   return first;
 }
+
+/**
+ * `read(item)` for each item, in order; a BytesNotHeld from any of them is held until every
+ * item has been tried, then thrown with all the ranges they missed: a remote job then fetches
+ * a whole list's index entries, or all its records and rows, in one round trip, instead of
+ * running again once per item. Local reads never miss: a try per item is all it costs them.
+ */
+export function readingEach<T, R>(items: Iterable<T>, read: (item: T) => R): R[] {
+  const results: R[] = [];
+  let missing: WantedBytes[] | undefined;
+  for (const item of items) {
+    try {
+      results.push(read(item));
+    } catch (error) {
+      if (!(error instanceof BytesNotHeld)) throw error;
+      (missing ??= []).push(...error.wanted);
+    }
+  }
+  if (missing) throw new BytesNotHeld(missing);
+  return results;
+}
