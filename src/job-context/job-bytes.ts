@@ -47,7 +47,6 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
   const pieces = new Map<string, Piece[]>();
   /** By name and version: the last scan chunk fetched, to read ahead of the next. */
   const lastScan = new Map<string, Piece>();
-  const keyOf = ({ name, version }: FileVersion) => `${name}\n${version}`;
 
   const lookUp = (file: FileVersion, position: number, length: number): Uint8Array | undefined => {
     const end = Math.min(file.size, position + length);
@@ -80,19 +79,53 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
     },
     holds: (file, position, length) => lookUp(file, position, length) !== undefined,
     async fetch(missing, signal) {
-      await Promise.all(
-        missing.wanted.map(async (wanted) => {
-          const { file } = wanted;
-          const { offset, length } = rangeFor(wanted);
-          const bytes = wanted.exact ? await fetchExact(file, offset, length, signal) : await blocks.read({ source, name: file.name, version: file.version, offset, length, signal, budget });
-          // Fewer bytes than its version's size holds there: the file is shorter now, another version (a 416 carries no version to check).
-          if (bytes.length < length) throw new FileChangedError(source.describe(), file.name);
-          const piece = { offset, bytes };
-          const key = keyOf(file);
-          pieces.set(key, [...(pieces.get(key) ?? []), piece]);
-          if (length >= SCAN_BYTES) lastScan.set(key, piece);
-        }),
-      );
+      const ranges = touchingMerged(missing.wanted.map((wanted) => ({ ...wanted, ...rangeFor(wanted) })));
+      // A list's records come as hundreds of ranges: a few at a time, as a browser fetches, not all at once at the server.
+      await inTurns(ranges, MAX_PARALLEL_READS, async (wanted) => {
+        const { file, offset, length } = wanted;
+        const bytes = wanted.exact ? await fetchExact(file, offset, length, signal) : await blocks.read({ source, name: file.name, version: file.version, offset, length, signal, budget });
+        // Fewer bytes than its version's size holds there: the file is shorter now, another version (a 416 carries no version to check).
+        if (bytes.length < length) throw new FileChangedError(source.describe(), file.name);
+        const piece = { offset, bytes };
+        const key = keyOf(file);
+        pieces.set(key, [...(pieces.get(key) ?? []), piece]);
+        if (length >= SCAN_BYTES) lastScan.set(key, piece);
+      });
     },
   };
+}
+
+/** A file version's key among a job's pieces. */
+const keyOf = ({ name, version }: FileVersion) => `${name}\n${version}`;
+
+/** Reads a job has in flight at once. */
+const MAX_PARALLEL_READS = 8;
+
+/**
+ * The ranges with those of one file that touch or overlap (consecutive records, say) made
+ * one, of the same kind (exact or by blocks): fewer requests, and no byte read that was not
+ * asked for.
+ */
+function touchingMerged(ranges: readonly WantedBytes[]): WantedBytes[] {
+  const sorted = [...ranges].sort((a, b) => keyOf(a.file).localeCompare(keyOf(b.file)) || Number(a.exact ?? false) - Number(b.exact ?? false) || a.offset - b.offset);
+  const merged: WantedBytes[] = [];
+  for (const range of sorted) {
+    const last = merged.at(-1);
+    const sameKind = last && keyOf(last.file) === keyOf(range.file) && (last.exact ?? false) === (range.exact ?? false);
+    if (last && sameKind && range.offset <= last.offset + last.length) {
+      last.length = Math.max(last.length, range.offset + range.length - last.offset);
+    } else {
+      merged.push({ ...range });
+    }
+  }
+  return merged;
+}
+
+/** `work` for each item, at most `parallel` at a time; fails as the first failure does. */
+async function inTurns<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, lane));
 }
