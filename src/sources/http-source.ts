@@ -13,8 +13,8 @@
 import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
-import { contentLength } from './content-length.ts';
 import { fetchRange } from './fetch-range.ts';
+import { statOfHead } from './head-answer.ts';
 import { isPlainName, parseJsonCatalog } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
 
@@ -98,15 +98,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
         async (attemptSignal) => {
           const response = await fetch(urlOf(name), { method: 'HEAD', headers: { ...headers, 'accept-encoding': 'identity' }, redirect: 'error', signal: attemptSignal });
           await response.body?.cancel();
-          if (response.status === 404 || response.status === 410) return undefined;
-          if (response.status >= 500) throw new TransientFailure(`it answered ${response.status} to a HEAD of '${name}'`);
-          if (!response.ok) throw new DataSourceUnavailableError(description, `it answered ${response.status} to a HEAD of '${name}'.`);
-          const size = contentLength(response.headers);
-          const modifiedMs = Date.parse(response.headers.get('last-modified') ?? '');
-          if (!Number.isSafeInteger(size) || !Number.isFinite(modifiedMs)) {
-            throw new DataSourceUnavailableError(description, `its answer for '${name}' lacks a Content-Length or a Last-Modified, so changes to the file could not be told.`);
-          }
-          return { size, version: httpVersion(size, modifiedMs), modifiedMs };
+          return statOfHead(response, { source: description, name, versionOf: (_headers, size, modifiedMs) => httpVersion(size, modifiedMs) });
         },
         { source: description, timeoutMs, signal },
       );

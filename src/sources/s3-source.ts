@@ -17,8 +17,8 @@ import { AwsClient } from 'aws4fetch';
 import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
-import { contentLength } from './content-length.ts';
 import { fetchRange } from './fetch-range.ts';
+import { statOfHead } from './head-answer.ts';
 import { isPlainName } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
 import { parseListingPage } from './s3-listing.ts';
@@ -132,16 +132,12 @@ export function createS3Source(options: S3SourceOptions): DataSource {
         async (attemptSignal) => {
           const response = await send(objectUrl(name), { method: 'HEAD' }, attemptSignal);
           await response.body?.cancel();
-          if (response.status === 404) return undefined;
-          if (response.status >= 500) throw new TransientFailure(`it answered ${response.status} to a HEAD of '${name}'`);
-          if (!response.ok) throw new DataSourceUnavailableError(description, `it answered ${response.status} to a HEAD of '${name}' (check the credentials and the region).`);
-          const size = contentLength(response.headers);
-          const etag = response.headers.get('etag') ?? '';
-          const modifiedMs = Date.parse(response.headers.get('last-modified') ?? '');
-          if (!Number.isSafeInteger(size) || !Number.isFinite(modifiedMs)) {
-            throw new DataSourceUnavailableError(description, `its answer for '${name}' lacks a Content-Length or a Last-Modified.`);
-          }
-          return { size, version: s3Version(etag, modifiedMs), modifiedMs };
+          return statOfHead(response, {
+            source: description,
+            name,
+            advice: 'check the credentials and the region',
+            versionOf: (answer, _size, modifiedMs) => s3Version(answer.get('etag') ?? '', modifiedMs),
+          });
         },
         { source: description, timeoutMs, signal },
       );
