@@ -9,12 +9,8 @@
  * would otherwise hold the worker in open() until some writer came (O_NONBLOCK makes it
  * return at once; on a regular file the flag changes nothing), and what was opened is then
  * refused unless fstat says it is a regular file.
- *
- * The drawing workers open synchronously (openInside); the local data source, on the main
- * thread, opens asynchronously by the same check (openInsideAsync).
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
 import { basename, sep } from 'node:path';
 import { ServiceError } from '../errors.ts';
 
@@ -49,35 +45,6 @@ export function openInside(path: string, realRoot: string): OpenedFile | undefin
   }
   if (inside && stats!.isFile()) return { fd, stats: stats! };
   closeSync(fd);
-  if (inside) throw notRegularFile(path);
-  return undefined;
-}
-
-/** An opened file held by a FileHandle, for asynchronous reads (the local data source's, on the main thread). */
-export interface OpenedHandle {
-  handle: FileHandle;
-  stats: Stats;
-}
-
-/** openInside with asynchronous calls, by the same rules: the same check on the opened file. */
-export async function openInsideAsync(path: string, realRoot: string): Promise<OpenedHandle | undefined> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, OPEN_FLAGS);
-  } catch {
-    return undefined;
-  }
-  let stats: Stats | undefined;
-  let inside = false;
-  try {
-    stats = await handle.stat();
-    const real = await realpath(path);
-    inside = isInside(real, realRoot, await lstat(real), stats);
-  } catch {
-    // the name vanished or changed while it was checked: not served
-  }
-  if (inside && stats!.isFile()) return { handle, stats: stats! };
-  await handle.close();
   if (inside) throw notRegularFile(path);
   return undefined;
 }

@@ -6,7 +6,6 @@ import { isDataSourceUnavailable, isFileChanged } from '../../src/plugin-contrac
 import type { DataSource } from '../../src/plugin-contract/data-source-plugin.ts';
 import { createBlockCache } from '../../src/sources/block-cache.ts';
 import { createHttpSource } from '../../src/sources/http-source.ts';
-import { createLocalSource } from '../../src/sources/local-source.ts';
 import { createS3Source } from '../../src/sources/s3-source.ts';
 import { asServiceError } from '../../src/sources/source-errors.ts';
 import { ServiceError } from '../../src/errors.ts';
@@ -60,7 +59,6 @@ const s3Source = (listPageSize?: number) =>
   createS3Source({ url: `s3://${s3.bucket}/${PREFIX}`, endpoint: s3.endpoint, ...S3RVER_CREDENTIALS, region: 'us-east-1', listPageSize, env: {} });
 
 const kinds: { kind: string; skip: boolean; make: () => DataSource }[] = [
-  { kind: 'local folder', skip: false, make: () => createLocalSource(folder) },
   { kind: 'nginx', skip: !nginxAvailable, make: () => createHttpSource({ url: nginx.url }) },
   { kind: 's3rver', skip: false, make: () => s3Source() },
 ];
