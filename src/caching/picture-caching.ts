@@ -43,7 +43,7 @@ export function cachedPicture<R extends PictureRequest>(
     const files = c.get('shapefile');
     const version = await shapefileVersion(files);
     c.get('timing')?.lap('catalog');
-    c.set('shapefileVersion', JSON.stringify(version.files));
+    c.set('shapefileVersion', version.files);
     // The catalog's spelling stands for `file` (any case names the same picture); noCache
     // changes where the bytes are read from, not what they are.
     const { file: _file, noCache: _noCache, ...parameters } = request;

@@ -16,7 +16,7 @@ export interface AppEnv {
     /** The shapefile an image or map request names, as the key may see it: set by the access step (shapefile-access.ts), which those routes name. */
     shapefile: ShapefileFiles;
     /** The shapefile's version (sizes and times of its files) as the caching step read it: what work derived from the whole file is kept under. */
-    shapefileVersion?: string;
+    shapefileVersion?: object;
     /** Fires when the client has gone or the request's time is up; every stage of the work stops on it. */
     signal: AbortSignal;
     /** Set once admission has admitted the request: the bound its answer's bytes are reserved within (admission.ts, reserveAnswer). */

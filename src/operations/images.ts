@@ -48,7 +48,7 @@ export async function createImages(
   signal: AbortSignal,
   timing?: RequestTiming,
   /** The shapefile's version as the caching step read it: what its classes are kept under. */
-  version?: string,
+  version?: object,
 ): Promise<ImageCollection> {
   const { width, height } = request.size;
   const { limits } = services.config;

@@ -66,7 +66,7 @@ export async function createMap(
   signal: AbortSignal,
   timing?: RequestTiming,
   /** The shapefile's version as the caching step read it: what its classes are kept under. */
-  version?: string,
+  version?: object,
 ): Promise<MapResult> {
   const { width, height } = request.size;
   const { maxMapFeatures, maxMapVertices, maxRings, maxHotSpots, maxHotSpotAttributeBytes } = services.config.limits;

@@ -41,8 +41,8 @@ export function classificationCache(): ClassificationCache {
 export interface ClassesOf {
   files: ShapefileFiles;
   where?: string;
-  /** The shapefile's version as the caching step read it; undefined (or noCache): made afresh and not kept. */
-  version?: string;
+  /** The shapefile's version (its files' sizes and times) as the caching step read it; undefined (or noCache): made afresh and not kept. */
+  version?: object;
   noCache: boolean;
   services: ThematicServices;
   signal: AbortSignal;

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 const COLOURING: ClassColouring = { kind: 'classes', field: 'VALUE', method: 'equal', classes: 5, reversePalette: false, nullColor: { r: 204, g: 204, b: 204, a: 1 } };
 
-function classesOf(services: ClassesOf['services'], version: string | undefined, signal = new AbortController().signal): ClassesOf {
+function classesOf(services: ClassesOf['services'], version: object | undefined, signal = new AbortController().signal): ClassesOf {
   const files = { name: 'values', paths: { shp: join(dir, 'values.shp'), shx: join(dir, 'values.shx'), dbf: join(dir, 'values.dbf') } };
   return { files, version, noCache: false, services, signal };
 }
@@ -43,21 +43,21 @@ describe("a styled request's classes", () => {
   it('are made once for requests that ask at the same time, and kept for those that come after', async () => {
     const services = { drawing: pool, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } };
     const before = pool.stats.finished;
-    const legends = await Promise.all(Array.from({ length: 4 }, () => legendOf(COLOURING, 'English', classesOf(services, 'v1'))));
+    const legends = await Promise.all(Array.from({ length: 4 }, () => legendOf(COLOURING, 'English', classesOf(services, { shp: [1, 1] }))));
     expect(pool.stats.finished - before).toBe(1);
     expect(new Set(legends.map((legend) => JSON.stringify(legend))).size).toBe(1);
-    await legendOf(COLOURING, 'English', classesOf(services, 'v1'));
+    await legendOf(COLOURING, 'English', classesOf(services, { shp: [1, 1] }));
     expect(pool.stats.finished - before).toBe(1);
     // Another version of the file: made again.
-    await legendOf(COLOURING, 'English', classesOf(services, 'v2'));
+    await legendOf(COLOURING, 'English', classesOf(services, { shp: [1, 2] }));
     expect(pool.stats.finished - before).toBe(2);
   });
 
   it('are made by a waiting request itself when the one making them is cancelled', async () => {
     const services = { drawing: pool, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } };
     const leaving = new AbortController();
-    const first = legendOf(COLOURING, 'English', classesOf(services, 'v1', leaving.signal));
-    const second = legendOf(COLOURING, 'English', classesOf(services, 'v1'));
+    const first = legendOf(COLOURING, 'English', classesOf(services, { shp: [1, 1] }, leaving.signal));
+    const second = legendOf(COLOURING, 'English', classesOf(services, { shp: [1, 1] }));
     leaving.abort();
     await expect(first).rejects.toThrow();
     expect((await second).classes).toHaveLength(5);
