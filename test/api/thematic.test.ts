@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import * as chromatic from 'd3-scale-chromatic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RD_NEW_PRJ, square } from '../support/fixtures.ts';
-import { decodePng, type DecodedPng } from '../support/png.ts';
+import { decodePng, hexColour, type DecodedPng } from '../support/png.ts';
 import { imagesUrl, startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 import { writeWidePoints } from '../support/slow-readers.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
@@ -92,7 +92,7 @@ function middleOf(png: DecodedPng, i: number) {
   return png.pixel(Math.round((x * png.width) / 100), Math.round((y * png.height) / 100));
 }
 
-const hex = ([r, g, b]: readonly number[]) => '#' + [r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('');
+const hex = hexColour;
 
 /** The class a numeric value belongs to: the first whose Max is at least it. */
 const numericClass = (legend: LegendJson, value: number) => legend.Classes.findIndex((entry) => entry.Max !== null && value <= entry.Max);

@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodePng, type DecodedPng } from '../support/png.ts';
+import { decodePng, hexColour, type DecodedPng } from '../support/png.ts';
 import { DEMO_KEY } from '../../src/config/schema.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { largestPolygon, launchChromium, openPage, pointInto, renderShown, type HotSpot } from './chromium.ts';
@@ -48,9 +48,7 @@ function pointsInside(coords: string): { x: number; y: number }[] {
   });
 }
 
-function hex([r, g, b]: readonly number[]): string {
-  return `#${[r, g, b].map((channel) => channel.toString(16).padStart(2, '0')).join('')}`;
-}
+const hex = hexColour;
 
 describe('the playground draws a thematic map', () => {
   let server: TestServer;

@@ -42,3 +42,8 @@ export function opaqueBounds(image: DecodedPng, minAlpha = 0) {
   }
   return xmin <= xmax ? { xmin, ymin, xmax, ymax } : undefined;
 }
+
+/** A pixel's colour as `#rrggbb` (alpha left out), as legends and SVG write colours. */
+export function hexColour([r, g, b]: readonly number[]): string {
+  return `#${[r, g, b].map((channel) => channel.toString(16).padStart(2, '0')).join('')}`;
+}
