@@ -3,7 +3,8 @@
  * its shapefiles from nginx by range requests, through bench/delay-proxy.ts, which models a
  * network by holding each request a fixed time and counts what the source served (requests
  * and body bytes, by method and file extension). Rows: (a) one feature cold (a fresh server
- * whose catalog is loaded, the first request for a random fid) and warm (the same fid again,
+ * whose catalog is loaded and whose opening bytes were fetched ahead, the first request for a
+ * random fid) and warm (the same fid again,
  * then its neighbour): what the source served for each image; (b) warm throughput at c=8
  * with no delay against the same server on the local folder; (c) c=1 latency with 20 ms a
  * request against the local folder's, in round trips.
@@ -53,6 +54,10 @@ export async function runSourcesBench({ runtime, files, key, seconds }: SourcesB
       const remote = await start(`${direct.url}/files/`);
       servers.push(remote);
       await fetch(`${remote.origin}/REST/v1/shapefiles/images?file=no-such-file&fid=0&key=${key}`).then((answer) => answer.arrayBuffer());
+      // The listing has the shapefiles' opening bytes fetched ahead: what that cost is said, and waited out.
+      const beforeOpenings = snapshot(served);
+      await quiet(served);
+      lines.push(`${label} listing and opening bytes fetched ahead: ${describeServed(difference(served, beforeOpenings))}`);
       const fid = randomFid();
       const perImage = async (what: string, path: string) => {
         const before = snapshot(served);
@@ -94,6 +99,17 @@ export async function runSourcesBench({ runtime, files, key, seconds }: SourcesB
   }
   return lines;
 }
+
+/** Resolves once the source has served nothing new for QUIET_MS. */
+async function quiet(served: Served): Promise<void> {
+  const total = () => [...served.values()].reduce((sum, entry) => sum + entry.requests, 0);
+  for (let seen = -1; seen !== total(); ) {
+    seen = total();
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  }
+}
+
+const QUIET_MS = 300;
 
 function snapshot(served: Served): Served {
   return new Map([...served].map(([kind, entry]) => [kind, { ...entry }]));

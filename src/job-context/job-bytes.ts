@@ -31,6 +31,11 @@ export interface JobBytes {
    * are not at hand, wanting them `exact` when asked so and they are fewer than a scan's chunk.
    */
   read(file: FileVersion, position: number, length: number, exact?: boolean): Uint8Array;
+  /**
+   * Keeps `given` as the file's first bytes (its opening bytes, fetched by the main thread at
+   * this version); false when nothing was given.
+   */
+  keep(file: FileVersion, given: Uint8Array | undefined): boolean;
   /** Whether the range is at hand, without throwing. */
   holds(file: FileVersion, position: number, length: number): boolean;
   /** Fetches what `missing` wants, and keeps it until the job ends. */
@@ -57,6 +62,11 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
     return blocks.held({ source, name: file.name, version: file.version, offset: position, length: end - position });
   };
 
+  const keepPiece = (file: FileVersion, piece: Piece) => {
+    const key = keyOf(file);
+    pieces.set(key, [...(pieces.get(key) ?? []), piece]);
+  };
+
   /** The range to fetch for a wanted one: a scan's next chunk grows. */
   const rangeFor = ({ file, offset, length }: WantedBytes): { offset: number; length: number } => {
     const last = lastScan.get(keyOf(file));
@@ -78,6 +88,11 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
       return bytes;
     },
     holds: (file, position, length) => lookUp(file, position, length) !== undefined,
+    keep(file, given) {
+      if (given === undefined) return false;
+      if (lookUp(file, 0, given.length) === undefined) keepPiece(file, { offset: 0, bytes: given });
+      return true;
+    },
     async fetch(missing, signal) {
       const ranges = touchingMerged(missing.wanted.map((wanted) => ({ ...wanted, ...rangeFor(wanted) })));
       // A list's records come as hundreds of ranges: a few at a time, as a browser fetches, not all at once at the server.
@@ -87,9 +102,8 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
         // Fewer bytes than its version's size holds there: the file is shorter now, another version (a 416 carries no version to check).
         if (bytes.length < length) throw new FileChangedError(source.describe(), file.name);
         const piece = { offset, bytes };
-        const key = keyOf(file);
-        pieces.set(key, [...(pieces.get(key) ?? []), piece]);
-        if (length >= SCAN_BYTES) lastScan.set(key, piece);
+        keepPiece(file, piece);
+        if (length >= SCAN_BYTES) lastScan.set(keyOf(file), piece);
       });
     },
   };

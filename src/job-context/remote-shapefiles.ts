@@ -3,12 +3,13 @@
  * readers stay synchronous (shapefile/byte-reader.ts): a job runs in phases. Its handler
  * runs; a read of bytes not yet fetched throws BytesNotHeld; the job fetches them (through
  * the worker's block cache, shared by its jobs; waiting lets the worker run its other jobs)
- * and runs the handler again, until it gets through. Opening a version fetches what it reads
- * of each file at once, and no more: the .shp and .shx headers (100 bytes), the .dbf's
- * (up to OPENING_DBF_BYTES, room for 126 fields), the .prj and .cpg whole; the opened
- * version keeps them decoded. A feature's .shx entry then comes in a block of the block
- * cache, and its record (exactly its bytes: the .shp is never read beyond the records asked
- * for) and its .dbf row (in a block) together: one feature of a large file costs three
+ * and runs the handler again, until it gets through. Opening a version reads its opening bytes
+ * (shapefile/opening-bytes.ts: headers, .prj, .cpg), which the main thread fetched for every
+ * worker and handed with the job (sources/openings.ts), or, when it could not, which the job
+ * fetches at once; the opened version keeps them decoded. A feature's .shx entry then comes
+ * in a block of the block cache (a busy file's whole .shx, index-fill.ts), and its record
+ * (exactly its bytes: the .shp is never read beyond the records asked for) and its .dbf row
+ * (in a block) together: one feature of a large file costs three range requests in two
  * round trips and a few tens of kilobytes cold, and one request warm (its record) while its
  * .shx and .dbf blocks are cached.
  *
@@ -26,12 +27,13 @@ import { isFileChanged } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { BytesNotHeld, type ByteReader, type FileVersion, type ShapefilePart } from '../shapefile/byte-reader.ts';
 import { createFeatureCache } from '../shapefile/feature-cache.ts';
-import { HEADER_BYTES } from '../shapefile/shp-header.ts';
+import { openingBytes } from '../shapefile/opening-bytes.ts';
 import { FILE_KINDS, shapefileLayer, type FileKind, type OpenShapefile, type ShapefileFiles } from '../shapefile/file-set.ts';
 import type { OpenShapefiles } from '../shapefile/open-shapefiles.ts';
 import type { BlockCache } from '../sources/block-cache.ts';
 import { readBudget } from '../sources/read-budget.ts';
 import { asServiceError } from '../sources/source-errors.ts';
+import { indexFill } from './index-fill.ts';
 import { jobBytes, type JobBytes } from './job-bytes.ts';
 import type { ShapefileJob, WorkerShapefiles } from './worker-shapefiles.ts';
 
@@ -57,26 +59,11 @@ interface JobReads {
   restated: Map<string, SourceStat | undefined>;
 }
 
-/** What is fetched of a .dbf when its version is opened: its 32-byte prefix, 126 fields of 32 bytes and the terminator; a wider header is read again whole. */
-const OPENING_DBF_BYTES = 4096;
-
-/** The bytes of each file that opening a version reads (the readers' headers, the side files whole). */
-function openingBytes(kind: FileKind, size: number): number {
-  switch (kind) {
-    case 'shp':
-    case 'shx':
-      return Math.min(size, HEADER_BYTES);
-    case 'dbf':
-      return Math.min(size, OPENING_DBF_BYTES);
-    default:
-      return size;
-  }
-}
-
 export function createRemoteShapefiles(options: RemoteShapefilesOptions): WorkerShapefiles {
   const { source, blocks, maxOpen, onProblem } = options;
   const description = source.describe();
   const cache = createFeatureCache(options.cacheBytes);
+  const index = indexFill(source, blocks, onProblem);
   /** By lower-case name, in use order: the version opened and its layer. */
   const opened = new Map<string, { key: string; layer: OpenShapefile }>();
   let reading: JobReads | undefined;
@@ -104,7 +91,15 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
   /** A .shp's records are read exactly: the feature cache keeps them decoded, their neighbours are not wanted. */
   const readerOf = (file: FileVersion, kind: FileKind): ByteReader => ({
     size: file.size,
-    readAt: (position, length) => current().bytes.read(file, position, length, kind === 'shp'),
+    readAt(position, length) {
+      try {
+        return current().bytes.read(file, position, length, kind === 'shp');
+      } catch (error) {
+        // Past the .shx header, a miss is one of its entries.
+        if (kind === 'shx' && position > 0 && error instanceof BytesNotHeld) index.missed(file);
+        throw error;
+      }
+    },
   });
 
   const open = (files: ShapefileFiles, checkpoint: Parameters<OpenShapefiles['open']>[1]): OpenShapefile => {
@@ -119,6 +114,7 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
     }
     const { bytes } = current();
     const headers = [...versions]
+      .filter(([kind, file]) => !(file.version === files.versions?.[kind]?.version && bytes.keep(file, files.opening?.[kind])))
       .map(([kind, file]) => ({ file, offset: 0, length: openingBytes(kind, file.size), exact: true }))
       .filter(({ file, offset, length }) => !bytes.holds(file, offset, length));
     if (headers.length > 0) throw new BytesNotHeld(headers);

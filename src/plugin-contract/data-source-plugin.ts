@@ -11,15 +11,6 @@
  */
 import type { PluginLogger, SDK_VERSION } from './basemap-plugin.ts';
 
-/** A file of the catalog, as the source lists it. */
-export interface SourceEntry {
-  /** The file's name as the source spells it, without any folder or prefix ("roads.shp"). */
-  name: string;
-  /** Its size in bytes. */
-  size: number;
-  /** Its version: see SourceStat.version. */
-  version: string;
-}
 
 /** What a source knows of one file without reading it. */
 export interface SourceStat {
@@ -38,6 +29,16 @@ export interface SourceStat {
    * picture drawn from a file without it has no Last-Modified.
    */
   modifiedMs?: number;
+}
+
+/**
+ * A file of the catalog, as the source lists it, with what a stat would say of it: the
+ * service takes a listing's sizes and versions as stats made at that time, so that a file
+ * listed costs no stat of its own until `fileCheckMs` has passed.
+ */
+export interface SourceEntry extends SourceStat {
+  /** The file's name as the source spells it, without any folder or prefix ("roads.shp"). */
+  name: string;
 }
 
 export interface DataSource {

@@ -49,6 +49,12 @@ export interface ShapefileFiles {
    * Absent for a local folder, whose workers look at the files themselves.
    */
   versions?: Partial<Record<FileKind, SourceStat>>;
+  /**
+   * A remote source's opening bytes of each file at those versions (shapefile/opening-bytes.ts),
+   * fetched once by the main thread for every worker; a file left out, or stated again at
+   * another version, is fetched by the worker.
+   */
+  opening?: Partial<Record<FileKind, Uint8Array>>;
 }
 
 export interface ReadShapeOptions {

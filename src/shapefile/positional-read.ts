@@ -32,7 +32,8 @@ export function descriptorReader(fd: number, size: number): ByteReader {
   };
 }
 
-const MAX_SIDE_FILE_BYTES = 64 * 1024;
+/** A .prj or .cpg is a line of text: more than this is not read. */
+export const MAX_SIDE_FILE_BYTES = 64 * 1024;
 
 /** The text of a small side file (.prj, .cpg). */
 export function readSideFile(bytes: ByteReader): string {

@@ -12,6 +12,8 @@ export interface RecentReadings<V> {
    * is one (`maxAgeMs` 0: only one under way, for a caller that must see the disk as it is now).
    */
   get(key: string, read: () => Promise<V>, maxAgeMs?: number): Promise<V>;
+  /** Takes `value` as a reading of `key` made now (by a listing that carried it, say). */
+  seed(key: string, value: V): void;
 }
 
 /** Keys are names from the catalog, not from requests; the bound only stops a folder whose files keep changing names from growing it. */
@@ -34,6 +36,9 @@ export function recentReadings<V>(keptForMs: number): RecentReadings<V> {
         () => readings.peek(key) === reading && readings.delete(key),
       );
       return reading.value;
+    },
+    seed(key, value) {
+      if (keptForMs > 0) readings.set(key, { value: Promise.resolve(value), settledAt: performance.now() });
     },
   };
 }

@@ -43,6 +43,8 @@ export interface BlockCache {
   held(request: Omit<BlockRead, 'signal' | 'budget'>): Uint8Array | undefined;
   /** Bytes the cache holds, as counted. */
   readonly bytes: number;
+  /** The bound `bytes` stays within. */
+  readonly maxBytes: number;
   readonly blockBytes: number;
 }
 
@@ -81,6 +83,7 @@ export function createBlockCache({ maxBytes, blockBytes = DEFAULT_BLOCK_BYTES }:
 
   return {
     blockBytes,
+    maxBytes,
     get bytes() {
       return cache.bytes;
     },

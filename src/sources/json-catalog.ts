@@ -25,9 +25,14 @@ export function parseJsonCatalog(text: string, versionOf: (size: number, modifie
     const modifiedMs = typeof mtime === 'string' ? Date.parse(mtime) : NaN;
     if (type !== 'file' || typeof name !== 'string' || !isPlainName(name)) continue;
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || !Number.isFinite(modifiedMs)) continue;
-    entries.push({ name, size, version: versionOf(size, modifiedMs) });
+    entries.push({ name, size, version: versionOf(size, modifiedMs), modifiedMs: wholeSeconds(modifiedMs) });
   }
   return entries;
+}
+
+/** A time as an HTTP date carries it, to the second: a listing and a HEAD then say the same. */
+export function wholeSeconds(ms: number): number {
+  return Math.floor(ms / 1000) * 1000;
 }
 
 /** Longer than any shapefile name a folder holds, short enough to quote in a message. */

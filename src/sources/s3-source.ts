@@ -19,7 +19,7 @@ import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { fetchRange } from './fetch-range.ts';
 import { statOfHead } from './head-answer.ts';
-import { isPlainName } from './json-catalog.ts';
+import { isPlainName, wholeSeconds } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
 import { parseListingPage } from './s3-listing.ts';
 
@@ -115,7 +115,7 @@ export function createS3Source(options: S3SourceOptions): DataSource {
         const page = await listPage(token, signal);
         for (const object of page.objects) {
           const name = object.key.slice(prefix.length);
-          if (object.key.startsWith(prefix) && isPlainName(name)) entries.push({ name, size: object.size, version: s3Version(object.etag, object.modifiedMs) });
+          if (object.key.startsWith(prefix) && isPlainName(name)) entries.push({ name, size: object.size, version: s3Version(object.etag, object.modifiedMs), modifiedMs: wholeSeconds(object.modifiedMs) });
         }
         // A store that repeats its token would list for ever, one that stops giving it would cut the catalog short.
         if (page.truncated && (page.nextToken === undefined || page.nextToken === token)) {

@@ -4,14 +4,17 @@
  * again every `catalogTtlMs` (in the background: requests go on with the listing before, which
  * a failed listing keeps) and at once (at most once a second) for a name it lacks, and
  * each shapefile found with its files' sizes and versions as the source states them now
- * (one stat per file, standing `fileCheckMs`, as a local file's stat does). Those versions
- * are what the ETag is made of and what the drawing workers read, so a file replaced in
- * the store is drawn fresh, under a new ETag, within `fileCheckMs`.
+ * (one stat per file, standing `fileCheckMs`, as a local file's stat does; a listing's
+ * entries count as stats made when it was made) and its files' opening bytes (openings.ts,
+ * fetched ahead after each listing). Those versions are what the ETag is made of and what
+ * the drawing workers read, so a file replaced in the store is drawn fresh, under a new
+ * ETag, within `fileCheckMs`.
  */
-import type { DataSource, SourceStat } from '../plugin-contract/data-source-plugin.ts';
+import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { groupFileSets, type DataFolder } from '../shapefile/data-folder.ts';
 import { FILE_KINDS, type FileKind, type ShapefileFiles } from '../shapefile/file-set.ts';
 import { recentReadings } from '../shapefile/recent-readings.ts';
+import { createOpenings } from './openings.ts';
 import { asServiceError } from './source-errors.ts';
 
 /** A name the listing lacks sends the source a new listing at most this often: a listing costs it more than a stat. */
@@ -22,6 +25,9 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
   let sets = new Map<string, ShapefileFiles>();
   let listedAt = -Infinity;
   let listing: Promise<void> | undefined;
+  const stats = recentReadings<SourceStat | undefined>(fileCheckMs);
+  const statOf = (name: string) => stats.get(name, () => sourceCall(source.stat(name, never)));
+  const openings = createOpenings(source);
 
   // The main thread's calls have no request signal to stop with: the source's own timeout and retry bound them.
   const never = new AbortController().signal;
@@ -32,6 +38,9 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
       try {
         const entries = await sourceCall(source.list(never));
         sets = groupFileSets('', entries.map((entry) => entry.name));
+        for (const { name, ...stat } of entries) stats.seed(name, stat);
+        const listed = new Map(entries.map((entry) => [entry.name, entry]));
+        openings.prefetch([...sets.values()].map((files) => withListedVersions(files, listed)));
       } finally {
         // From the end of a listing, failed or not: a slow or failing source is asked again after the interval, not at once.
         listedAt = performance.now();
@@ -51,8 +60,6 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
     void relist().catch(() => undefined);
   };
 
-  const stats = recentReadings<SourceStat | undefined>(fileCheckMs);
-  const statOf = (name: string) => stats.get(name, () => sourceCall(source.stat(name, never)));
 
   /** The shapefile with each file's current size and version; undefined when its .shp is gone. */
   const withVersions = async (files: ShapefileFiles): Promise<ShapefileFiles | undefined> => {
@@ -66,7 +73,9 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
       paths[kind] = files.paths[kind]!;
       versions[kind] = stat;
     });
-    return versions.shp === undefined ? undefined : { name: files.name, paths, versions };
+    if (versions.shp === undefined) return undefined;
+    const withStats = { name: files.name, paths, versions };
+    return { ...withStats, opening: await openings.of(withStats) };
   };
 
   return {
@@ -83,4 +92,14 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
       return [...sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
     },
   };
+}
+
+/** The shapefile with each file's size and version as the listing gave them. */
+function withListedVersions(files: ShapefileFiles, listed: ReadonlyMap<string, SourceEntry>): ShapefileFiles {
+  const versions: Partial<Record<FileKind, SourceStat>> = {};
+  for (const kind of FILE_KINDS) {
+    const entry = files.paths[kind] === undefined ? undefined : listed.get(files.paths[kind]);
+    if (entry !== undefined) versions[kind] = entry;
+  }
+  return { ...files, versions };
 }

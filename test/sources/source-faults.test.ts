@@ -2,11 +2,15 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ShapeType } from '../../src/shapefile/types.ts';
 import { nginxAvailable, NGINX, startNginx } from '../support/nginx.ts';
 import { startRangeServer } from '../support/range-server.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server.ts';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
+import { WGS84_PRJ } from '../support/fixtures.ts';
+import { writeRawShapefile } from '../support/raw-shapefile.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import { until } from '../support/until.ts';
 
 /**
  * A remote data source's faults and changes, as a client sees them: a file replaced in the
@@ -14,7 +18,8 @@ import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
  * old version is read again at the new one; a source that goes away is the 503 naming it
  * (and nothing secret) with Retry-After, and /ready names it; a job waiting for bytes lets
  * its worker answer others; a cancelled request's reads stop at the server; two instances on one bucket answer alike, ETags included; a cold
- * feature of a large file is read by range requests only.
+ * feature of a large file is read by three range requests once the listing has had its headers fetched ahead; a file whose
+ * .shx entries keep being missed has its .shx read whole in the background.
  */
 const DATA = fileURLToPath(new URL('../../data/', import.meta.url));
 const PARTS = ['shp', 'shx', 'dbf', 'prj', 'cpg'];
@@ -182,12 +187,13 @@ describe('several instances on one bucket', () => {
 });
 
 describe.skipIf(!nginxAvailable)('range requests', () => {
-  it('read a cold feature of a large file by small ranges, the .shp no further than its record, and a warm one by its record alone', async () => {
+  it('read a cold feature of a large file by three small ranges once its headers are fetched ahead, the .shp no further than its record, and a warm one by its record alone', async () => {
     const folder = makeTempDir('shapeshot-ranges-');
     for (const part of PARTS) copyFileSync(join(DATA, `countries.${part}`), join(folder, `countries.${part}`));
     const nginx = await startNginx(folder);
     const rangeOf = (read: { range: string }) => read.range.slice(6).split('-').map(Number);
     const bytesOf = (reads: { range: string }[]) => reads.reduce((sum, read) => sum + rangeOf(read)[1] - rangeOf(read)[0] + 1, 0);
+    const gets = () => nginx.requests().filter((request) => request.method === 'GET' && !request.uri.endsWith('/'));
     const shx = sample('countries', 'shx');
     const record = (fid: number) => {
       const view = new DataView(shx.buffer, shx.byteOffset + 100 + 8 * fid, 8);
@@ -196,22 +202,48 @@ describe.skipIf(!nginxAvailable)('range requests', () => {
     };
     try {
       const server = await serve({ dataDir: nginx.url });
+      // The first request lists the source; the listing has every shapefile's opening bytes fetched ahead, in the background.
+      expect((await image(server, { file: 'no-such-file', fid: 0 })).status).toBe(404);
+      await until(() => gets().length === PARTS.length);
+      const opening = gets();
+      expect(opening.map((read) => rangeOf(read)[0])).toEqual(PARTS.map(() => 0));
       expect((await image(server, { file: 'countries', fid: 240 })).status).toBe(200);
-      const reads = nginx.requests().filter((request) => request.method === 'GET' && !request.uri.endsWith('/'));
-      for (const read of reads) {
+      const reads = gets().slice(opening.length);
+      for (const read of [...opening, ...reads]) {
         expect(read.range).toMatch(/^bytes=\d+-\d+$/);
         expect(read.status).toBe(206);
       }
-      // Opening: each file's header (the .prj and .cpg whole); then the .shx entry's block; then the record and the .dbf row's block.
-      expect(reads.length).toBeLessThanOrEqual(8);
-      expect(reads.filter((read) => read.uri.endsWith('.shp')).map((read) => read.range)).toEqual(['bytes=0-99', record(240)]);
-      // Issue 22's budget for one cold feature: under 64 KB in all.
-      expect(bytesOf(reads)).toBeLessThan(64 * 1024);
+      // Issue 22's budget for one cold feature: its .shx entry's block, then its record and its .dbf row's block (the deleted flag); under 64 KB with the headers.
+      expect(reads.map((read) => read.uri.slice(read.uri.lastIndexOf('.'))).sort()).toEqual(['.dbf', '.shp', '.shx']);
+      expect(reads.find((read) => read.uri.endsWith('.shp'))?.range).toBe(record(240));
+      expect(bytesOf([...opening, ...reads])).toBeLessThan(64 * 1024);
       // Warm: its neighbour's .shx entry and .dbf row are in the blocks fetched; only its record is read.
       const readsBefore = nginx.requests().length;
       expect((await image(server, { file: 'countries', fid: 239 })).status).toBe(200);
       const warm = nginx.requests().slice(readsBefore).filter((request) => request.method === 'GET');
       expect(warm.map((read) => `${read.uri.slice(read.uri.lastIndexOf('.'))} ${read.range}`)).toEqual([`.shp ${record(239)}`]);
+    } finally {
+      await nginx.stop();
+    }
+  });
+  it('reads the whole .shx of a file whose entries keep being missed, in the background, and then a feature costs its record alone', async () => {
+    const folder = makeTempDir('shapeshot-index-fill-');
+    const features = 20_000; // a .shx of ten 16 KB blocks
+    const records = Array.from({ length: features }, (_, i) => ({ shapeType: ShapeType.Point, xy: new Float64Array([i % 200, Math.floor(i / 200)]) }));
+    writeRawShapefile(join(folder, 'points'), ShapeType.Point, records, { prj: WGS84_PRJ });
+    const shxBytes = 100 + 8 * features;
+    const nginx = await startNginx(folder);
+    const gets = () => nginx.requests().filter((request) => request.method === 'GET' && !request.uri.endsWith('/'));
+    const endOf = (range: string) => Number(range.slice(range.indexOf('-') + 1));
+    try {
+      const server = await serve({ dataDir: nginx.url });
+      // Four features in four blocks of the .shx: four misses of its entries.
+      for (const fid of [0, 2_048, 4_096, 6_144]) expect((await image(server, { file: 'points', fid })).status).toBe(200);
+      // Read in blocks: the last range asked for reaches the end of the .shx, or past it.
+      await until(() => gets().some((read) => read.uri.endsWith('.shx') && endOf(read.range) >= shxBytes - 1));
+      const before = gets().length;
+      expect((await image(server, { file: 'points', fid: 19_000 })).status).toBe(200);
+      expect(gets().slice(before).map((read) => read.uri.slice(read.uri.lastIndexOf('.')))).toEqual(['.shp']);
     } finally {
       await nginx.stop();
     }
