@@ -53,9 +53,9 @@ export async function runSourcesBench({ runtime, files, key, seconds }: SourcesB
       // (a) A fresh server: its catalog loaded (a name it lacks lists the source), then one feature cold and warm.
       const remote = await start(`${direct.url}/files/`);
       servers.push(remote);
-      await fetch(`${remote.origin}/REST/v1/shapefiles/images?file=no-such-file&fid=0&key=${key}`).then((answer) => answer.arrayBuffer());
       // The listing has the shapefiles' opening bytes fetched ahead: what that cost is said, and waited out.
       const beforeOpenings = snapshot(served);
+      await fetch(`${remote.origin}/REST/v1/shapefiles/images?file=no-such-file&fid=0&key=${key}`).then((answer) => answer.arrayBuffer());
       await quiet(served);
       lines.push(`${label} listing and opening bytes fetched ahead: ${describeServed(difference(served, beforeOpenings))}`);
       const fid = randomFid();
