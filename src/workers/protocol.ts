@@ -29,7 +29,7 @@ interface ReplyFacts {
   id: number;
   /** What the worker asks to have logged. */
   notes?: string[];
-  /** How long the worker was at the job, in milliseconds. */
+  /** How long the worker was at the job, in milliseconds, not counting what it waited for (waitFor) while it ran others. */
   ms?: number;
   /** What the job counted (JobContext.count), by counter. */
   counts?: Record<string, number>;

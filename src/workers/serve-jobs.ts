@@ -74,6 +74,8 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
   const run = async ({ id, seq, place, kind, request }: JobMessage, release: () => void) => {
     const notes: string[] = [];
     let counts: Record<string, number> | undefined;
+    /** Time spent waiting (for a remote source's bytes), while the worker ran other jobs: not this job's service time. */
+    let waitedMs = 0;
     const cancelled = () => Atomics.load(cancellation, place) === cancellationMark(seq);
     const context: JobContext = {
       checkpoint: () => {
@@ -83,6 +85,7 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
         release();
         const controller = new AbortController();
         const poll = setInterval(() => cancelled() && controller.abort(new JobCancelled()), CANCEL_POLL_MS);
+        const since = performance.now();
         try {
           return await work(controller.signal);
         } catch (error) {
@@ -90,6 +93,7 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
           throw controller.signal.aborted ? controller.signal.reason : error;
         } finally {
           clearInterval(poll);
+          waitedMs += performance.now() - since;
         }
       },
       note: (text) => void notes.push(text),
@@ -100,7 +104,7 @@ export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
       },
     };
     const started = performance.now();
-    const took = () => performance.now() - started;
+    const took = () => performance.now() - started - waitedMs;
     try {
       const handler = handlers[kind] as JobHandler<unknown> | undefined;
       if (!handler) throw new Error(`no handler for jobs of kind '${kind}'`);
