@@ -4,7 +4,10 @@
  * filling memory. Shared by the basemap plugins (through the SDK) and the data sources.
  * Undefined when the body is larger; the read stops there.
  */
-export async function boundedBody(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
+export async function boundedBody(
+  response: { headers: { get(name: string): string | null }; body: { cancel(): Promise<unknown> } | null },
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > maxBytes || !response.body) {
     await response.body?.cancel();

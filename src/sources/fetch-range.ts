@@ -8,6 +8,7 @@
 import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
+import type { RangeAnswer } from './range-get.ts';
 
 export interface RangeRequest {
   /** The source's describe(), for errors. */
@@ -21,9 +22,9 @@ export interface RangeRequest {
   signal: AbortSignal;
   timeoutMs: number;
   /** Sends the request for bytes `range` ("bytes=a-b"), stopping on `signal`; a signed request is signed for each attempt. */
-  send(range: string, signal: AbortSignal): Promise<Response>;
+  send(range: string, signal: AbortSignal): Promise<RangeAnswer>;
   /** The version an answer reports, from its headers and the file's total size. */
-  versionOf(headers: Headers, totalSize: number): string | undefined;
+  versionOf(headers: RangeAnswer['headers'], totalSize: number): string | undefined;
 }
 
 /** The bytes of the range: fewer than asked only at the end of the file, none past it. */
@@ -35,7 +36,7 @@ export async function fetchRange(request: RangeRequest): Promise<Uint8Array> {
 }
 
 /** What an answer to a range request holds, checked. */
-async function rangeBytes(response: Response, request: RangeRequest): Promise<Uint8Array> {
+async function rangeBytes(response: RangeAnswer, request: RangeRequest): Promise<Uint8Array> {
   const { offset, length, source, file, version } = request;
   const { status } = response;
   if (status === 206) {

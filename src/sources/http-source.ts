@@ -17,6 +17,7 @@ import { fetchRange } from './fetch-range.ts';
 import { statOfHead } from './head-answer.ts';
 import { isPlainName, parseJsonCatalog } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
+import { rangeGet } from './range-get.ts';
 
 export interface HttpSourceOptions {
   /** The folder's URL, `http://` or `https://`; a trailing slash is added when missing. */
@@ -117,7 +118,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
         version,
         signal,
         timeoutMs,
-        send: (range, attemptSignal) => fetch(url, { headers: { ...requestHeaders, range }, redirect: 'error', signal: attemptSignal }),
+        send: (range, attemptSignal) => rangeGet(url, { ...requestHeaders, range }, attemptSignal),
         versionOf: (answer, totalSize) => {
           const modifiedMs = Date.parse(answer.get('last-modified') ?? '');
           return Number.isFinite(modifiedMs) ? httpVersion(totalSize, modifiedMs) : undefined;

@@ -21,6 +21,7 @@ import { fetchRange } from './fetch-range.ts';
 import { statOfHead } from './head-answer.ts';
 import { isPlainName, wholeSeconds } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
+import { rangeGet } from './range-get.ts';
 import { parseListingPage } from './s3-listing.ts';
 
 export interface S3SourceOptions {
@@ -74,10 +75,17 @@ export function createS3Source(options: S3SourceOptions): DataSource {
     accessKeyId && secretAccessKey ? new AwsClient({ accessKeyId, secretAccessKey, sessionToken, region, service: 's3', retries: 0 }) : undefined;
 
   /** The request, signed when there are credentials; signed anew for each attempt, as a signature carries its time. */
-  const send = async (url: URL, init: { method?: string; headers?: Record<string, string> }, signal: AbortSignal) => {
-    const request = client ? await client.sign(url.toString(), { method: init.method ?? 'GET', headers: { ...headers, ...init.headers } }) : new Request(url, { ...init, headers: { ...headers, ...init.headers } });
-    // A store that redirects is misconfigured (a wrong region answers 301): followed, a redirect could point anywhere.
-    return fetch(request, { redirect: 'error', signal });
+  const signed = async (url: URL, init: { method?: string; headers?: Record<string, string> }) =>
+    client ? await client.sign(url.toString(), { method: init.method ?? 'GET', headers: { ...headers, ...init.headers } }) : new Request(url, { ...init, headers: { ...headers, ...init.headers } });
+  // A store that redirects is misconfigured (a wrong region answers 301): followed, a redirect could point anywhere.
+  const send = async (url: URL, init: { method?: string; headers?: Record<string, string> }, signal: AbortSignal) =>
+    fetch(await signed(url, init), { redirect: 'error', signal });
+  /** A range GET, signed, by the runtime's cheapest client (range-get.ts). */
+  const sendRange = async (url: URL, range: string, precondition: Record<string, string>, signal: AbortSignal) => {
+    const request = await signed(url, { headers: { ...precondition, range } });
+    const signedHeaders: Record<string, string> = {};
+    request.headers.forEach((value, name) => (signedHeaders[name] = value));
+    return rangeGet(new URL(request.url), signedHeaders, signal);
   };
 
   const objectUrl = (name: string) => new URL(`${prefix}${name}`.split('/').map(encodeURIComponent).join('/'), bucketUrl);
@@ -156,7 +164,7 @@ export function createS3Source(options: S3SourceOptions): DataSource {
         version,
         signal,
         timeoutMs,
-        send: (range, attemptSignal) => send(url, { headers: { ...precondition, range } }, attemptSignal),
+        send: (range, attemptSignal) => sendRange(url, range, precondition, attemptSignal),
         versionOf: (answer) => {
           const modifiedMs = Date.parse(answer.get('last-modified') ?? '');
           return Number.isFinite(modifiedMs) ? s3Version(answer.get('etag') ?? '', modifiedMs) : undefined;

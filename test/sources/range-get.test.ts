@@ -1,0 +1,83 @@
+/**
+ * The two clients of a range read (src/sources/range-get.ts) answer alike, from a loopback
+ * server the test scripts: Node's node:http with keep-alive, which the sources use on Node,
+ * and fetch(), which they use on Deno and Bun and which the rest of the suite, run on Node,
+ * would otherwise never exercise. Status, headers and body as sent; no redirect followed; a
+ * refused connection and a body cut off are TypeErrors with the system's code, as fetch()
+ * rejects (so that one-retry.ts retries them); a fired signal is its reason.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { boundedBody } from '../../src/plugin-contract/bounded-body.ts';
+import { fetchGet, nodeGet, type RangeGet } from '../../src/sources/range-get.ts';
+import { freePort } from '../support/nginx.ts';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** A server answering as `answer` does; its base URL. */
+async function serve(answer: Parameters<typeof createServer>[1]): Promise<URL> {
+  server = createServer(answer);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/a.shp`);
+}
+
+const fetchFailure = (error: unknown) => error instanceof TypeError && typeof (error.cause as { code?: unknown })?.code === 'string';
+
+describe.each([
+  ['node:http', nodeGet],
+  ['fetch()', fetchGet],
+] as [string, RangeGet][])('a range GET by %s', (_client, get) => {
+  it('sends the headers and gives the status, headers and body as answered', async () => {
+    let range: string | undefined;
+    const url = await serve((request, response) => {
+      range = request.headers.range;
+      response.writeHead(206, 'Partial Content', { 'content-range': 'bytes 2-5/10', 'last-modified': 'Wed, 01 May 2024 12:00:00 GMT' }).end('3456');
+    });
+    const answer = await get(url, { range: 'bytes=2-5' }, AbortSignal.timeout(10_000));
+    expect(range).toBe('bytes=2-5');
+    expect([answer.status, answer.statusText, answer.headers.get('Content-Range'), answer.headers.get('x-none')]).toEqual([206, 'Partial Content', 'bytes 2-5/10', null]);
+    expect(new TextDecoder().decode(await boundedBody(answer, 100))).toBe('3456');
+  });
+
+  it('follows no redirect: the 3xx is the answer (node:http) or a failure (fetch(), redirect: error), never the target', async () => {
+    const asked: string[] = [];
+    const url = await serve((request, response) => {
+      asked.push(request.url ?? '');
+      response.writeHead(request.url === '/a.shp' ? 302 : 206, { location: '/b.shp', 'content-range': 'bytes 0-0/1' }).end('x');
+    });
+    const outcome = await get(url, {}, AbortSignal.timeout(10_000)).then(
+      (answer) => answer.status,
+      (error: unknown) => error,
+    );
+    expect(outcome === 302 || outcome instanceof TypeError).toBe(true);
+    expect(asked).toEqual(['/a.shp']);
+  });
+
+  it('rejects a refused connection as fetch() does, with the code', async () => {
+    const url = new URL(`http://127.0.0.1:${await freePort()}/a.shp`);
+    await expect(get(url, {}, AbortSignal.timeout(10_000))).rejects.toSatisfy(fetchFailure);
+  });
+
+  it('rejects a body cut off as fetch() does', async () => {
+    const url = await serve((_request, response) => {
+      response.writeHead(206, { 'content-range': 'bytes 0-99/100', 'content-length': '100' });
+      response.write('only ten b', () => response.destroy());
+    });
+    const answer = await get(url, {}, AbortSignal.timeout(10_000));
+    await expect(boundedBody(answer, 1000)).rejects.toSatisfy((error: unknown) => error instanceof TypeError);
+  });
+
+  it('stops, with the signal\'s reason, when the signal fires while the answer is awaited', async () => {
+    let asked!: () => void;
+    const received = new Promise<void>((resolve) => (asked = resolve));
+    const url = await serve(() => asked());
+    const controller = new AbortController();
+    const answer = get(url, {}, controller.signal);
+    await received;
+    const reason = new Error('client left');
+    controller.abort(reason);
+    await expect(answer).rejects.toBe(reason);
+  });
+});
