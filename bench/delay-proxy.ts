@@ -11,7 +11,7 @@
  * body, so that the benchmark can count what the source served. A request whose client goes
  * away while held is dropped.
  */
-import { createServer, request as forward, type IncomingMessage } from 'node:http';
+import { Agent, createServer, request as forward, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface DelayProxy {
@@ -32,18 +32,25 @@ export interface DelayProxyOptions {
 
 export async function startDelayProxy({ target, delayMs, onHold, onAnswered }: DelayProxyOptions): Promise<DelayProxy> {
   const { hostname, port: targetPort } = new URL(target);
+  // Connections to the target kept open, as a network's would be: a new one a request cost the proxy CPU the bench's two cores share with the server.
+  const agent = new Agent({ keepAlive: true });
   const server = createServer((request, response) => {
     onHold?.(request, delayMs);
     const timer = setTimeout(() => {
-      const upstream = forward({ hostname, port: targetPort, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      let ended = false;
+      const upstream = forward({ hostname, port: targetPort, method: request.method, path: request.url, headers: request.headers, agent }, (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         let bodyBytes = 0;
         answer.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
-        answer.once('end', () => onAnswered?.(request, answer.statusCode ?? 502, bodyBytes));
+        answer.once('end', () => {
+          ended = true;
+          onAnswered?.(request, answer.statusCode ?? 502, bodyBytes);
+        });
         answer.pipe(response);
       });
       upstream.once('error', () => response.headersSent ? response.destroy() : response.writeHead(502).end());
-      response.once('close', () => upstream.destroy());
+      // A client gone before the answer ended takes the upstream request with it; an ended one's connection goes back to the agent.
+      response.once('close', () => ended || upstream.destroy());
       request.pipe(upstream);
     }, delayMs);
     response.once('close', () => clearTimeout(timer));
@@ -52,6 +59,7 @@ export async function startDelayProxy({ target, delayMs, onHold, onAnswered }: D
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async stop() {
+      agent.destroy();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
