@@ -4,10 +4,11 @@
  * entry is not cached costs two round trips, not one; random features of a large file keep
  * missing (a million features' .shx is 489 blocks of 16 KB), and each miss costs a client
  * a round trip. A version whose .shx entries have been missed INDEX_MISSES times is being
- * read at random, not once: its .shx is then read whole, a chunk at a time, when it takes at
- * most a quarter of the cache. A single cold feature still costs its one block (issue 22:
- * under 64 KB cold); the fill is charged to no request, and a request that wants a block of
- * the chunk under way waits for that chunk only.
+ * read at random, not once: its .shx is then read whole, a chunk at a time, when it takes
+ * at most a quarter of the cache (each worker its own: N workers read it N times). A single
+ * cold feature still costs its one block (issue 22: under 64 KB cold); the fill is charged
+ * to no request, and a request that wants a block of the chunk under way waits for that
+ * chunk only.
  */
 import { LRUCache } from 'lru-cache';
 import type { DataSource } from '../plugin-contract/data-source-plugin.ts';
@@ -18,8 +19,8 @@ import type { BlockCache } from '../sources/block-cache.ts';
 export const INDEX_MISSES = 4;
 /** Versions whose misses are counted: the files in use, and more. */
 const MAX_VERSIONS = 1024;
-/** Each range request of a fill: a request that joins one waits for this much, no more. */
-const FILL_CHUNK_BYTES = 1 << 20;
+/** Each range request of a fill: a request whose block it holds waits for this much, no more (on a slow link too, within the read timeout). */
+const FILL_CHUNK_BYTES = 256 * 1024;
 
 export interface IndexFill {
   /** Tells a miss of one of `shx`'s entries. */

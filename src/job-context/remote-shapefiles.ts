@@ -25,7 +25,7 @@
 import { NotFoundError } from '../errors.ts';
 import { isFileChanged } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceStat } from '../plugin-contract/data-source-plugin.ts';
-import { BytesNotHeld, type ByteReader, type FileVersion, type ShapefilePart } from '../shapefile/byte-reader.ts';
+import { BytesNotHeld, type ByteReader, type FileVersion, type ShapefilePart, type WantedBytes } from '../shapefile/byte-reader.ts';
 import { createFeatureCache } from '../shapefile/feature-cache.ts';
 import { openingBytes } from '../shapefile/opening-bytes.ts';
 import { FILE_KINDS, shapefileLayer, type FileKind, type OpenShapefile, type ShapefileFiles } from '../shapefile/file-set.ts';
@@ -113,10 +113,14 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
       return known.layer;
     }
     const { bytes } = current();
-    const headers = [...versions]
-      .filter(([kind, file]) => !(file.version === files.versions?.[kind]?.version && bytes.keep(file, files.opening?.[kind])))
-      .map(([kind, file]) => ({ file, offset: 0, length: openingBytes(kind, file.size), exact: true }))
-      .filter(({ file, offset, length }) => !bytes.holds(file, offset, length));
+    const headers: WantedBytes[] = [];
+    for (const [kind, file] of versions) {
+      // The main thread's bytes are of the version it stated: not of one stated again since.
+      const given = file.version === files.versions?.[kind]?.version ? files.opening?.[kind] : undefined;
+      if (bytes.keep(file, given)) continue;
+      const length = openingBytes(kind, file.size);
+      if (!bytes.holds(file, 0, length)) headers.push({ file, offset: 0, length, exact: true });
+    }
     if (headers.length > 0) throw new BytesNotHeld(headers);
     const parts = new Map<FileKind, ShapefilePart>([...versions].map(([kind, file]) => [kind, { file: file.name, bytes: readerOf(file, kind) }]));
     const layer = shapefileLayer(

@@ -11,7 +11,6 @@
  */
 import type { PluginLogger, SDK_VERSION } from './basemap-plugin.ts';
 
-
 /** What a source knows of one file without reading it. */
 export interface SourceStat {
   size: number;
@@ -32,9 +31,10 @@ export interface SourceStat {
 }
 
 /**
- * A file of the catalog, as the source lists it, with what a stat would say of it: the
- * service takes a listing's sizes and versions as stats made at that time, so that a file
- * listed costs no stat of its own until `fileCheckMs` has passed.
+ * A file of the catalog, as the source lists it, with what stat() would say of it then
+ * (size, version and modifiedMs alike: the service takes a listing's entries as stats made
+ * when it listed, so that a file listed costs no stat of its own until `fileCheckMs` has
+ * passed; an entry that differs from stat() makes the ETag and Last-Modified flip between them).
  */
 export interface SourceEntry extends SourceStat {
   /** The file's name as the source spells it, without any folder or prefix ("roads.shp"). */

@@ -12,8 +12,11 @@ export interface RecentReadings<V> {
    * is one (`maxAgeMs` 0: only one under way, for a caller that must see the disk as it is now).
    */
   get(key: string, read: () => Promise<V>, maxAgeMs?: number): Promise<V>;
-  /** Takes `value` as a reading of `key` made now (by a listing that carried it, say). */
-  seed(key: string, value: V): void;
+  /**
+   * Takes `value` as a reading of `key` made at `madeAt` (performance.now()'s clock; a
+   * listing that carried it, say), unless a reading is under way or one settled after that.
+   */
+  seed(key: string, value: V, madeAt: number): void;
 }
 
 /** Keys are names from the catalog, not from requests; the bound only stops a folder whose files keep changing names from growing it. */
@@ -37,8 +40,10 @@ export function recentReadings<V>(keptForMs: number): RecentReadings<V> {
       );
       return reading.value;
     },
-    seed(key, value) {
-      if (keptForMs > 0) readings.set(key, { value: Promise.resolve(value), settledAt: performance.now() });
+    seed(key, value, madeAt) {
+      const known = readings.peek(key);
+      if (keptForMs === 0 || (known !== undefined && (known.settledAt === undefined || known.settledAt > madeAt))) return;
+      readings.set(key, { value: Promise.resolve(value), settledAt: madeAt });
     },
   };
 }

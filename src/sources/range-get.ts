@@ -7,7 +7,7 @@
  * Deno and Bun keep fetch(): theirs is native, their node:http a layer over it.
  *
  * Either way the answer is read as a web Response is (status, headers, a body to iterate or
- * cancel), a redirect is not followed (the read fails on its 3xx), a network failure is a
+ * cancel), a redirect is not followed (its 3xx is the answer, which a read refuses), a network failure is a
  * TypeError with the system's code as its cause, as fetch() rejects (one-retry.ts tells
  * transient failures by that), and the signal stops the request and its body.
  */
@@ -26,7 +26,7 @@ export interface RangeAnswer {
 export type RangeGet = (url: URL, headers: Record<string, string>, signal: AbortSignal) => Promise<RangeAnswer>;
 
 export const fetchGet: RangeGet = async (url, headers, signal) => {
-  const response = await fetch(url, { headers, redirect: 'error', signal });
+  const response = await fetch(url, { headers, redirect: 'manual', signal });
   return { status: response.status, statusText: response.statusText, headers: response.headers, body: response.body as RangeAnswer['body'] };
 };
 
@@ -48,6 +48,8 @@ function asRangeAnswer(answer: IncomingMessage, signal: AbortSignal): RangeAnswe
     } catch (error) {
       throw asFetchFailure(error, signal);
     }
+    // A body dropped by the signal can end as if whole, with nothing in it.
+    if (signal.aborted || !answer.complete) throw asFetchFailure(new Error('the answer ended before its body did'), signal);
   }
   return {
     status: answer.statusCode ?? 0,

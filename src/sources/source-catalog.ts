@@ -36,11 +36,16 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
   const relist = () =>
     (listing ??= (async () => {
       try {
+        const started = performance.now();
         const entries = await sourceCall(source.list(never));
         sets = groupFileSets('', entries.map((entry) => entry.name));
-        for (const { name, ...stat } of entries) stats.seed(name, stat);
         const listed = new Map(entries.map((entry) => [entry.name, entry]));
-        openings.prefetch([...sets.values()].map((files) => withListedVersions(files, listed)));
+        const withListed = [...sets.values()].map((files) => withListedVersions(files, listed));
+        // As stats made when the listing started (a stat made since is newer), of the shapefiles' files only.
+        for (const { paths, versions = {} } of withListed) {
+          for (const [kind, stat] of Object.entries(versions) as [FileKind, SourceStat][]) stats.seed(paths[kind]!, stat, started);
+        }
+        openings.prefetch(withListed);
       } finally {
         // From the end of a listing, failed or not: a slow or failing source is asked again after the interval, not at once.
         listedAt = performance.now();
@@ -60,7 +65,6 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
     void relist().catch(() => undefined);
   };
 
-
   /** The shapefile with each file's current size and version; undefined when its .shp is gone. */
   const withVersions = async (files: ShapefileFiles): Promise<ShapefileFiles | undefined> => {
     const kinds = FILE_KINDS.filter((kind) => files.paths[kind] !== undefined);
@@ -75,7 +79,7 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
     });
     if (versions.shp === undefined) return undefined;
     const withStats = { name: files.name, paths, versions };
-    return { ...withStats, opening: await openings.of(withStats) };
+    return { ...withStats, opening: openings.held(withStats) };
   };
 
   return {
@@ -99,7 +103,7 @@ function withListedVersions(files: ShapefileFiles, listed: ReadonlyMap<string, S
   const versions: Partial<Record<FileKind, SourceStat>> = {};
   for (const kind of FILE_KINDS) {
     const entry = files.paths[kind] === undefined ? undefined : listed.get(files.paths[kind]);
-    if (entry !== undefined) versions[kind] = entry;
+    if (entry !== undefined) versions[kind] = { size: entry.size, version: entry.version, ...(entry.modifiedMs === undefined ? {} : { modifiedMs: entry.modifiedMs }) };
   }
   return { ...files, versions };
 }
