@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverCommand, startServerProcess, type ServerProcess } from '../../bench/server-process.ts';
-import { decodePng } from '../support/png.ts';
+import { comparable } from '../support/comparable-answer.ts';
 import { TEST_KEY } from '../support/server.ts';
 
 /**
@@ -112,35 +111,4 @@ async function rawHead(host: string, port: number, request: string): Promise<{ s
   for await (const chunk of socket) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
   return { status: Number(text.split(' ', 2)[1]), envelope: text.includes('<StatusCode>431</StatusCode>') };
-}
-
-/**
- * An answer with what may differ between runtimes taken out: the TraceId (time and random
- * id) and the PNG encoding (each runtime's zlib deflates differently), which is replaced by
- * a digest of the decoded pixels. All else is compared byte for byte.
- */
-async function comparable(server: ServerProcess, path: string) {
-  const response = await fetch(`${server.origin}${path}`);
-  const type = response.headers.get('content-type') ?? '';
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  let body: string;
-  if (type.startsWith('image/png')) body = pixelDigest(bytes);
-  else if (type.startsWith('application/json')) body = JSON.stringify(JSON.parse(new TextDecoder().decode(bytes)), jsonReplacer);
-  else
-    body = new TextDecoder()
-      .decode(bytes)
-      .replace(/<TraceId>[^<]*<\/TraceId>/, '<TraceId/>')
-      .replace(/<FeatureImage>([^<]*)<\/FeatureImage>/g, (_, base64: string) => pixelDigest(Buffer.from(base64, 'base64')));
-  return { status: response.status, type, traceId: response.headers.has('x-trace-id'), body };
-}
-
-function jsonReplacer(key: string, value: unknown) {
-  if (key === 'TraceId') return '';
-  if (key === 'FeatureImage') return pixelDigest(Uint8Array.from(value as number[]));
-  return value;
-}
-
-function pixelDigest(png: Uint8Array): string {
-  const image = decodePng(png);
-  return `png ${image.width}x${image.height} ${createHash('sha256').update(image.data).digest('hex')}`;
 }
