@@ -16,7 +16,7 @@ import type { FileVersion } from '../shapefile/byte-reader.ts';
 import type { BlockCache } from '../sources/block-cache.ts';
 
 /** Misses of a version's .shx entries before its .shx is read whole. */
-export const INDEX_MISSES = 4;
+const INDEX_MISSES = 4;
 /** Versions whose misses are counted: the files in use, and more. */
 const MAX_VERSIONS = 1024;
 /** Each range request of a fill: a request whose block it holds waits for this much, no more (on a slow link too, within the read timeout). */

@@ -23,7 +23,7 @@ import { FILE_KINDS, type FileKind, type ShapefileFiles } from '../shapefile/fil
 import { openingBytes, trimmedOpening } from '../shapefile/opening-bytes.ts';
 import { arrayBytes, byteBoundedCache } from '../structures/byte-bounded-cache.ts';
 
-export type OpeningBytes = NonNullable<ShapefileFiles['opening']>;
+type OpeningBytes = NonNullable<ShapefileFiles['opening']>;
 
 export interface Openings {
   /** The opening bytes held of the files of `files` at their versions; those missing are fetched in the background. */
@@ -33,7 +33,7 @@ export interface Openings {
 }
 
 /** Some thousands of shapefiles of a few fields each. */
-export const OPENINGS_CACHE_BYTES = 8 << 20;
+const OPENINGS_CACHE_BYTES = 8 << 20;
 /** Shapefiles a prefetch has under way at once: a listing of thousands must not flood the source. */
 const PREFETCH_PARALLEL = 4;
 
