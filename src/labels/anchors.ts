@@ -7,10 +7,17 @@
  */
 import polylabel from 'polylabel';
 import type { StepPacer } from '../cancellation/checkpoint.ts';
-import type { Shape } from '../geometry/shape.ts';
+import { vertexCount, type Shape } from '../geometry/shape.ts';
+import { simplifyShape } from '../geometry/simplify.ts';
 
 /** polylabel's precision: a pixel is as close as a label can be placed anyway. */
 const POLE_PRECISION = 1;
+/**
+ * The polygon polylabel searches is simplified to half a pixel first: its cost grows with
+ * the edges it measures every candidate against, and the pole moves by less than the
+ * precision asked of it.
+ */
+const POLE_OUTLINE_PIXELS = 0.5;
 
 /** Polygon area or line length in square or plain pixels; 0 for points, which keep their given order. */
 export function featureWeight(shape: Shape, pacer: StepPacer): number {
@@ -29,7 +36,10 @@ export function featureWeight(shape: Shape, pacer: StepPacer): number {
 
 /** The point a polygon's or a line's label is centred on; undefined for a shape without one. */
 export function labelAnchor(shape: Shape, pacer: StepPacer): { x: number; y: number } | undefined {
-  if (shape.kind === 'polygons') return poleOfLargestPolygon(shape, pacer);
+  if (shape.kind === 'polygons') {
+    pacer.step(vertexCount(shape));
+    return poleOfLargestPolygon(simplifyShape(shape, POLE_OUTLINE_PIXELS), pacer);
+  }
   if (shape.kind === 'lines') return middleOfLongestLine(shape, pacer);
   return shape.xy.length >= 2 ? { x: shape.xy[0], y: shape.xy[1] } : undefined;
 }

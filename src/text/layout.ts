@@ -5,7 +5,11 @@
  */
 import type opentype from 'opentype.js';
 import { bundledFont } from './font.ts';
+import { byteBoundedCache, OBJECT_BYTES } from '../structures/byte-bounded-cache.ts';
 import { pairKerning } from './kerning.ts';
+
+/** Some thousands of label texts per worker. */
+const LAYOUT_CACHE_BYTES = 2 << 20;
 
 /** CSS pixels, at the size asked for. */
 export interface TextMetrics {
@@ -77,7 +81,24 @@ export function textPath(text: string, x: number, y: number, size: number, digit
   return data;
 }
 
+/**
+ * Layouts kept per worker, by text: shaping a string (opentype.js's feature lookups) cost
+ * more than placing it, each placed label is laid out twice (measured, then drawn), and the
+ * same names come back request after request. A layout holds references to the font's own
+ * glyphs: its bytes are the text's, its origins' and the arrays'.
+ */
+const layouts = byteBoundedCache<Layout>(LAYOUT_CACHE_BYTES, ({ glyphs }) => 3 * OBJECT_BYTES + 16 * glyphs.length);
+
 function layOut(text: string): Layout {
+  let layout = layouts.get(text);
+  if (!layout) {
+    layout = shape(text);
+    layouts.set(text, layout);
+  }
+  return layout;
+}
+
+function shape(text: string): Layout {
   const { font } = bundledFont();
   const glyphs = font.stringToGlyphs(text);
   const origins: number[] = [];
