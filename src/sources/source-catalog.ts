@@ -4,11 +4,13 @@
  * again every `catalogTtlMs` (in the background: requests go on with the listing before, which
  * a failed listing keeps) and at once (at most once a second) for a name it lacks, and
  * each shapefile found with its files' sizes and versions as the source states them now
- * (one stat per file, standing `fileCheckMs`, as a local file's stat does; a listing's
- * entries count as stats made when it was made) and its files' opening bytes (openings.ts,
- * fetched ahead after each listing). Those versions are what the ETag is made of and what
- * the drawing workers read, so a file replaced in the store is drawn fresh, under a new
- * ETag, within `fileCheckMs`.
+ * (one stat per file, standing `fileCheckMs`, as a local file's stat does, and given for
+ * `fileCheckMs` more while it is made again in the background; a listing's entries count as
+ * stats made when it was made) and its files' opening bytes (openings.ts, fetched ahead
+ * after each listing). Those versions are what the ETag is made of and what the drawing
+ * workers read (whose reads find a file changed since and read it again), so a file
+ * replaced in the store is always drawn fresh, and under a new ETag within twice
+ * `fileCheckMs`.
  */
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { groupFileSets, type DataFolder } from '../shapefile/data-folder.ts';
@@ -25,7 +27,8 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
   let sets = new Map<string, ShapefileFiles>();
   let listedAt = -Infinity;
   let listing: Promise<void> | undefined;
-  const stats = recentReadings<SourceStat | undefined>(fileCheckMs);
+  // A stat up to twice its age is given while a newer one is made: under load, no request waits for a HEAD.
+  const stats = recentReadings<SourceStat | undefined>(fileCheckMs, fileCheckMs);
   const statOf = (name: string) => stats.get(name, () => sourceCall(source.stat(name, never)));
   const openings = createOpenings(source);
 
