@@ -75,8 +75,10 @@ export function createS3Source(options: S3SourceOptions): DataSource {
     accessKeyId && secretAccessKey ? new AwsClient({ accessKeyId, secretAccessKey, sessionToken, region, service: 's3', retries: 0 }) : undefined;
 
   /** The request, signed when there are credentials; signed anew for each attempt, as a signature carries its time. */
-  const signed = async (url: URL, init: { method?: string; headers?: Record<string, string> }) =>
-    client ? await client.sign(url.toString(), { method: init.method ?? 'GET', headers: { ...headers, ...init.headers } }) : new Request(url, { ...init, headers: { ...headers, ...init.headers } });
+  const signed = async (url: URL, init: { method?: string; headers?: Record<string, string> }) => {
+    const all = { ...headers, ...init.headers };
+    return client ? await client.sign(url.toString(), { method: init.method ?? 'GET', headers: all }) : new Request(url, { ...init, headers: all });
+  };
   // A store that redirects is misconfigured (a wrong region answers 301): followed, a redirect could point anywhere.
   const send = async (url: URL, init: { method?: string; headers?: Record<string, string> }, signal: AbortSignal) =>
     fetch(await signed(url, init), { redirect: 'error', signal });
@@ -123,7 +125,8 @@ export function createS3Source(options: S3SourceOptions): DataSource {
         const page = await listPage(token, signal);
         for (const object of page.objects) {
           const name = object.key.slice(prefix.length);
-          if (object.key.startsWith(prefix) && isPlainName(name)) entries.push({ name, size: object.size, version: s3Version(object.etag, object.modifiedMs), modifiedMs: wholeSeconds(object.modifiedMs) });
+          if (!object.key.startsWith(prefix) || !isPlainName(name)) continue;
+          entries.push({ name, size: object.size, version: s3Version(object.etag, object.modifiedMs), modifiedMs: wholeSeconds(object.modifiedMs) });
         }
         // A store that repeats its token would list for ever, one that stops giving it would cut the catalog short.
         if (page.truncated && (page.nextToken === undefined || page.nextToken === token)) {

@@ -106,7 +106,9 @@ function withListedVersions(files: ShapefileFiles, listed: ReadonlyMap<string, S
   const versions: Partial<Record<FileKind, SourceStat>> = {};
   for (const kind of FILE_KINDS) {
     const entry = files.paths[kind] === undefined ? undefined : listed.get(files.paths[kind]);
-    if (entry !== undefined) versions[kind] = { size: entry.size, version: entry.version, ...(entry.modifiedMs === undefined ? {} : { modifiedMs: entry.modifiedMs }) };
+    if (entry === undefined) continue;
+    const { name: _name, ...stat } = entry;
+    versions[kind] = stat;
   }
   return { ...files, versions };
 }
