@@ -8,6 +8,7 @@
 import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
+import type { VersionOf } from './head-answer.ts';
 import type { RangeAnswer } from './range-get.ts';
 
 export interface RangeRequest {
@@ -23,8 +24,8 @@ export interface RangeRequest {
   timeoutMs: number;
   /** Sends the request for bytes `range` ("bytes=a-b"), stopping on `signal`; a signed request is signed for each attempt. */
   send(range: string, signal: AbortSignal): Promise<RangeAnswer>;
-  /** The version an answer reports, from its headers and the file's total size. */
-  versionOf(headers: RangeAnswer['headers'], totalSize: number): string | undefined;
+  /** The version an answer reports (one without a Last-Modified reports none). */
+  versionOf: VersionOf;
 }
 
 /** The bytes of the range: fewer than asked only at the end of the file, none past it. */
@@ -47,7 +48,7 @@ async function rangeBytes(response: RangeAnswer, request: RangeRequest): Promise
       await response.body?.cancel();
       throw new DataSourceUnavailableError(source, `it answered a read of '${file}' with other bytes than asked (Content-Range '${response.headers.get('content-range')}').`);
     }
-    if (version !== undefined && request.versionOf(response.headers, contentRange.size) !== version) {
+    if (version !== undefined && versionOfAnswer(response.headers, contentRange.size, request.versionOf) !== version) {
       await response.body?.cancel();
       throw new FileChangedError(source, file);
     }
@@ -68,6 +69,11 @@ async function rangeBytes(response: RangeAnswer, request: RangeRequest): Promise
   const answered = `it answered ${status}${response.statusText ? ` ${response.statusText}` : ''} to a read of '${file}'`;
   if (status >= 500 || status === 429) throw new TransientFailure(answered);
   throw new DataSourceUnavailableError(source, `${answered}.`);
+}
+
+function versionOfAnswer(headers: RangeAnswer['headers'], size: number, versionOf: VersionOf): string | undefined {
+  const modifiedMs = Date.parse(headers.get('last-modified') ?? '');
+  return Number.isFinite(modifiedMs) ? versionOf(headers, size, modifiedMs) : undefined;
 }
 
 interface ContentRange {

@@ -9,13 +9,20 @@ import { DataSourceUnavailableError } from '../plugin-contract/data-source-error
 import type { SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { TransientFailure } from './one-retry.ts';
 
+/**
+ * The version a source makes of an answer about a file (a HEAD's or a range read's): its
+ * headers, the file's whole size and its Last-Modified, parsed. One per source, so that a
+ * stat and a read of the same file say the same.
+ */
+export type VersionOf = (headers: { get(name: string): string | null }, size: number, modifiedMs: number) => string;
+
 export interface HeadAnswer {
   /** The source, as messages name it. */
   source: string;
   name: string;
   /** Said after a refusal's status: what the operator may check. */
   advice?: string;
-  versionOf(headers: Headers, size: number, modifiedMs: number): string;
+  versionOf: VersionOf;
 }
 
 export function statOfHead(response: Response, { source, name, advice, versionOf }: HeadAnswer): SourceStat | undefined {

@@ -14,7 +14,7 @@ import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { fetchRange } from './fetch-range.ts';
-import { statOfHead } from './head-answer.ts';
+import { statOfHead, type VersionOf } from './head-answer.ts';
 import { isPlainName, parseJsonCatalog } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
 import { rangeGet } from './range-get.ts';
@@ -99,7 +99,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
         async (attemptSignal) => {
           const response = await fetch(urlOf(name), { method: 'HEAD', headers: { ...headers, 'accept-encoding': 'identity' }, redirect: 'error', signal: attemptSignal });
           await response.body?.cancel();
-          return statOfHead(response, { source: description, name, versionOf: (_headers, size, modifiedMs) => httpVersion(size, modifiedMs) });
+          return statOfHead(response, { source: description, name, versionOf });
         },
         { source: description, timeoutMs, signal },
       );
@@ -119,15 +119,15 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
         signal,
         timeoutMs,
         send: (range, attemptSignal) => rangeGet(url, { ...requestHeaders, range }, attemptSignal),
-        versionOf: (answer, totalSize) => {
-          const modifiedMs = Date.parse(answer.get('last-modified') ?? '');
-          return Number.isFinite(modifiedMs) ? httpVersion(totalSize, modifiedMs) : undefined;
-        },
+        versionOf,
       });
     },
   };
   return source;
 }
+
+/** A file's version from an answer about it: its size and Last-Modified, as the listing has them. */
+const versionOf: VersionOf = (_headers, size, modifiedMs) => httpVersion(size, modifiedMs);
 
 function secondsOfVersion(version: string): number | undefined {
   const seconds = Number(version.slice(version.indexOf('@') + 1));

@@ -18,7 +18,7 @@ import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { fetchRange } from './fetch-range.ts';
-import { statOfHead } from './head-answer.ts';
+import { statOfHead, type VersionOf } from './head-answer.ts';
 import { isPlainName, wholeSeconds } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
 import { rangeGet } from './range-get.ts';
@@ -147,7 +147,7 @@ export function createS3Source(options: S3SourceOptions): DataSource {
             source: description,
             name,
             advice: 'check the credentials and the region',
-            versionOf: (answer, _size, modifiedMs) => s3Version(answer.get('etag') ?? '', modifiedMs),
+            versionOf,
           });
         },
         { source: description, timeoutMs, signal },
@@ -168,15 +168,15 @@ export function createS3Source(options: S3SourceOptions): DataSource {
         signal,
         timeoutMs,
         send: (range, attemptSignal) => sendRange(url, range, precondition, attemptSignal),
-        versionOf: (answer) => {
-          const modifiedMs = Date.parse(answer.get('last-modified') ?? '');
-          return Number.isFinite(modifiedMs) ? s3Version(answer.get('etag') ?? '', modifiedMs) : undefined;
-        },
+        versionOf,
       });
     },
   };
   return source;
 }
+
+/** An object's version from an answer about it: its ETag and Last-Modified, as ListObjectsV2 has them. */
+const versionOf: VersionOf = (headers, _size, modifiedMs) => s3Version(headers.get('etag') ?? '', modifiedMs);
 
 /** `s3://bucket/prefix/` as its bucket and its key prefix (ending in `/` unless empty). */
 export function parseS3Url(url: string): { bucket: string; prefix: string } {

@@ -77,7 +77,7 @@ describe.each([
       response.writeHead(206, { 'content-range': 'bytes 0-99/100', 'content-length': '100' });
       response.write('ten bytes.');
     });
-    const read = fetchRange({ source: 'the test server', file: 'a.shp', offset: 0, length: 100, signal: AbortSignal.timeout(10_000), timeoutMs: 300, send: (range, signal) => get(url, { range }, signal), versionOf: () => undefined });
+    const read = fetchRange({ source: 'the test server', file: 'a.shp', offset: 0, length: 100, signal: AbortSignal.timeout(10_000), timeoutMs: 300, send: (range, signal) => get(url, { range }, signal), versionOf: () => 'v' });
     await expect(read).rejects.toSatisfy((error: unknown) => isDataSourceUnavailable(error) && /no answer within 300 ms \(tried 2 times\)/.test((error as Error).message));
     expect(asked).toBe(2);
   });
