@@ -48,8 +48,6 @@ function pointsInside(coords: string): { x: number; y: number }[] {
   });
 }
 
-const hex = hexColour;
-
 describe('the playground draws a thematic map', () => {
   let server: TestServer;
   let browser: Browser;
@@ -116,7 +114,7 @@ describe('the playground draws a thematic map', () => {
       const ofClass = hotSpots.filter((spot) => spot.Class === index && spot.Shape === 'poly');
       if (ofClass.length === 0) continue;
       const spot = largestPolygon(ofClass);
-      const colours = pointsInside(spot.Coords).map(({ x, y }) => hex(image.pixel(x, y)));
+      const colours = pointsInside(spot.Coords).map(({ x, y }) => hexColour(image.pixel(x, y)));
       if (colours.includes(entry.Color.toLowerCase())) classesSeen.add(index);
     }
     expect(classesSeen.size).toBeGreaterThanOrEqual(2);
