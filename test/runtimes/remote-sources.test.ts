@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverCommand, startServerProcess, type RuntimeName, type ServerProcess } from '../../bench/server-process.ts';
 import { comparable } from '../support/comparable-answer.ts';
-import { nginxAvailable, startNginx, type Nginx } from '../support/nginx.ts';
+import { startNginx, type Nginx } from '../support/nginx.ts';
 import { TEST_KEY } from '../support/server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
@@ -30,7 +30,6 @@ let local: ServerProcess;
 const remote = new Map<RuntimeName, ServerProcess>();
 
 beforeAll(async () => {
-  if (!nginxAvailable) return;
   // A copy, served by both: the bundled folder itself would add the samples' attribution to the local answers only.
   const data = makeTempDir('shapeshot-remote-runtimes-');
   cpSync(SAMPLES, data, { recursive: true });
@@ -50,7 +49,7 @@ afterAll(async () => {
   removeTempDirs();
 }, 30_000);
 
-describe.runIf(nginxAvailable)('shapefiles read from nginx on Node, Deno and Bun', () => {
+describe('shapefiles read from nginx on Node, Deno and Bun', () => {
   it.each(REQUESTS)('give the local folder\'s answer to %s', async (path) => {
     const expected = await comparable(local, path);
     for (const runtime of RUNTIMES) expect({ runtime, ...(await comparable(remote.get(runtime)!, path)) }).toEqual({ runtime, ...expected });

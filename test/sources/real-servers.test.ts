@@ -9,7 +9,7 @@ import { createHttpSource } from '../../src/sources/http-source.ts';
 import { createS3Source } from '../../src/sources/s3-source.ts';
 import { asServiceError } from '../../src/sources/source-errors.ts';
 import { ServiceError } from '../../src/errors.ts';
-import { nginxAvailable, startNginx, NGINX, type Nginx } from '../support/nginx.ts';
+import { startNginx, type Nginx } from '../support/nginx.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
@@ -32,7 +32,6 @@ const names = files.map((path) => path.slice(path.lastIndexOf('/') + 1));
 const BLOCK = 64 * 1024;
 const PREFIX = 'data/';
 
-if (!nginxAvailable) console.warn(`Skipping the nginx data-source tests: ${NGINX} is not installed (Debian: apt-get install nginx-light).`);
 
 let folder: string;
 let nginx: Nginx;
@@ -46,7 +45,7 @@ beforeAll(async () => {
   for (const name of names) await s3.put(`${PREFIX}${name}`, readFileSync(join(folder, name)));
   // An object beside the prefix, which the catalog must not show.
   await s3.put('elsewhere/stray.shp', new Uint8Array(8));
-  if (nginxAvailable) nginx = await startNginx(folder);
+  nginx = await startNginx(folder);
 });
 
 afterAll(async () => {
@@ -58,9 +57,9 @@ afterAll(async () => {
 const s3Source = (listPageSize?: number) =>
   createS3Source({ url: `s3://${s3.bucket}/${PREFIX}`, endpoint: s3.endpoint, ...S3RVER_CREDENTIALS, region: 'us-east-1', listPageSize, env: {} });
 
-const kinds: { kind: string; skip: boolean; make: () => DataSource }[] = [
-  { kind: 'nginx', skip: !nginxAvailable, make: () => createHttpSource({ url: nginx.url }) },
-  { kind: 's3rver', skip: false, make: () => s3Source() },
+const kinds: { kind: string; make: () => DataSource }[] = [
+  { kind: 'nginx', make: () => createHttpSource({ url: nginx.url }) },
+  { kind: 's3rver', make: () => s3Source() },
 ];
 
 /** Offsets and lengths that cover a file's start, middle and end, and a range across a block boundary. */
@@ -76,15 +75,15 @@ function rangesOf(size: number): [number, number][] {
   return ranges;
 }
 
-describe.each(kinds)('the $kind source', ({ skip, make }) => {
-  it.skipIf(skip)('lists every file with its size and a version, and nothing beside its folder', async () => {
+describe.each(kinds)('the $kind source', ({ make }) => {
+  it('lists every file with its size and a version, and nothing beside its folder', async () => {
     const listed = await make().list(signal());
     const sizes = Object.fromEntries(listed.map((entry) => [entry.name, entry.size]));
     expect(sizes).toEqual(Object.fromEntries(names.map((name) => [name, readFileSync(join(folder, name)).length])));
     expect(listed.every((entry) => entry.version.length > 0)).toBe(true);
   });
 
-  it.skipIf(skip)('reads the exact bytes of every file at its start, middle and end, directly and through the block cache', async () => {
+  it('reads the exact bytes of every file at its start, middle and end, directly and through the block cache', async () => {
     const source = make();
     const cache = createBlockCache({ maxBytes: 32 << 20 });
     const listed = new Map((await source.list(signal())).map(({ name, ...stat }) => [name, stat]));
@@ -101,13 +100,13 @@ describe.each(kinds)('the $kind source', ({ skip, make }) => {
     }
   });
 
-  it.skipIf(skip)('says a file it does not have is not there', async () => {
+  it('says a file it does not have is not there', async () => {
     expect(await make().stat('no-such.shp', signal())).toBeUndefined();
     await expect(make().read('no-such.shp', 0, 10, signal())).rejects.toSatisfy(isFileChanged);
   });
 });
 
-describe.skipIf(!nginxAvailable)('reads through the block cache, as nginx counts them', () => {
+describe('reads through the block cache, as nginx counts them', () => {
   it('ask for three adjacent blocks in one range request, and for nothing the cache holds', async () => {
     const source = createHttpSource({ url: nginx.url });
     const version = (await source.stat('countries.shp', signal()))!.version;
@@ -136,9 +135,8 @@ describe('a file replaced on the server', () => {
     return changed;
   };
 
-  it.each(kinds)('on the $kind has a new version, and a read of the old one fails with the changed-file error', async ({ kind, skip, make }) => {
-    if (skip) return;
-    const name = kind === 's3rver' ? 'counts.dbf' : kind === 'nginx' ? 'counts.shx' : 'counts.shp';
+  it.each(kinds)('on the $kind has a new version, and a read of the old one fails with the changed-file error', async ({ kind, make }) => {
+    const name = kind === 's3rver' ? 'counts.dbf' : 'counts.shx';
     const source = make();
     const before = (await source.stat(name, signal()))!;
     const changed = await replace(kind, name);
@@ -151,7 +149,7 @@ describe('a file replaced on the server', () => {
 });
 
 describe('a server that is gone', () => {
-  it.skipIf(!nginxAvailable)('nginx: the unavailable error, answered as 503 naming the source', async () => {
+  it('nginx: the unavailable error, answered as 503 naming the source', async () => {
     const alone = await startNginx(folder);
     const source = createHttpSource({ url: alone.url, timeoutMs: 2_000 });
     await alone.stop();

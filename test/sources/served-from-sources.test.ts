@@ -2,7 +2,7 @@ import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nginxAvailable, NGINX, startNginx, type Nginx } from '../support/nginx.ts';
+import { startNginx, type Nginx } from '../support/nginx.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server.ts';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
@@ -27,10 +27,9 @@ const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const shapefiles = [...new Set(files.filter((path) => /\.shp$/i.test(path)).map((path) => baseName(path).replace(/\.shp$/i, '')))].sort();
 const PREFIX = 'data/';
 
-if (!nginxAvailable) console.warn(`Skipping the nginx half of the served-from-sources tests: ${NGINX} is not installed (Debian: apt-get install nginx-light).`);
 
 let local: TestServer;
-let overHttp: TestServer | undefined;
+let overHttp: TestServer;
 let overS3: TestServer;
 let nginx: Nginx | undefined;
 let s3: S3Server;
@@ -46,10 +45,8 @@ beforeAll(async () => {
   const common = { render: { workers: 1 } };
   local = await startServer({ ...common, dataDir: folder });
   overS3 = await startServer({ ...common, dataDir: `s3://${s3.bucket}/${PREFIX}`, s3: { endpoint: s3.endpoint } });
-  if (nginxAvailable) {
-    nginx = await startNginx(folder);
-    overHttp = await startServer({ ...common, dataDir: nginx.url });
-  }
+  nginx = await startNginx(folder);
+  overHttp = await startServer({ ...common, dataDir: nginx.url });
 }, 60_000);
 
 afterAll(async () => {
@@ -60,7 +57,7 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const remotes = (): [string, TestServer][] => [['s3', overS3], ...(overHttp ? [['http', overHttp] as [string, TestServer]] : [])];
+const remotes = (): [string, TestServer][] => [['s3', overS3], ['http', overHttp]];
 
 async function answer(server: TestServer, path: string, query: Record<string, string | number>) {
   const params = new URLSearchParams({ key: TEST_KEY, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });

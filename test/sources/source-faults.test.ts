@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShapeType } from '../../src/shapefile/types.ts';
-import { nginxAvailable, NGINX, startNginx } from '../support/nginx.ts';
+import { startNginx } from '../support/nginx.ts';
 import { startRangeServer } from '../support/range-server.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server.ts';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
@@ -28,7 +28,6 @@ const savedEnv = { ...process.env };
 const servers: TestServer[] = [];
 let s3: S3Server;
 
-if (!nginxAvailable) console.warn(`Skipping the nginx test of range requests: ${NGINX} is not installed (Debian: apt-get install nginx-light).`);
 
 beforeAll(async () => {
   s3 = await startS3Server();
@@ -186,7 +185,7 @@ describe('several instances on one bucket', () => {
   });
 });
 
-describe.skipIf(!nginxAvailable)('range requests', () => {
+describe('range requests', () => {
   it('read a cold feature of a large file by three small ranges once its headers are fetched ahead, the .shp no further than its record, and a warm one by its record alone', async () => {
     const folder = makeTempDir('shapeshot-ranges-');
     for (const part of PARTS) copyFileSync(join(DATA, `countries.${part}`), join(folder, `countries.${part}`));
