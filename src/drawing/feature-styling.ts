@@ -10,7 +10,7 @@ import { StepPacer, type Checkpoint } from '../cancellation/checkpoint.ts';
 import type { LegendPosition } from '../legend/legend-svg.ts';
 import type { LabelSettings, RuleColouring } from '../params/thematic.ts';
 import type { Culture } from '../plugin-contract/basemap-plugin.ts';
-import { fieldsNamedIn, type AttributeValue } from '../shapefile/dbf.ts';
+import { fieldsNamedIn, pickFields, type AttributeValue } from '../shapefile/dbf.ts';
 import { readingEach } from '../shapefile/byte-reader.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
 import type { FeaturePaint, Rgba } from '../svg/style.ts';
@@ -53,6 +53,12 @@ export interface StyledFeatures {
 type Row = Readonly<Record<string, AttributeValue>>;
 type ClassOf = (row: Row) => { index: number; paint: FeaturePaint } | undefined;
 
+/** A colouring resolved against the file: a row's class and paint, and the fields of the row it reads. */
+interface ResolvedColouring {
+  classOf: ClassOf;
+  fields: readonly string[];
+}
+
 /** The styling resolved against the file: styles features by id. */
 export type FeatureStyler = (featureIds: readonly number[], checkpoint: Checkpoint) => StyledFeatures;
 
@@ -62,23 +68,26 @@ export type FeatureStyler = (featureIds: readonly number[], checkpoint: Checkpoi
  * naming the theme's rule when one does not fit them).
  */
 export function featureStyler(shapefile: OpenShapefile, styling: FeatureStyling): FeatureStyler {
-  const classOf = colouringOf(shapefile, styling.colouring);
+  const colouring = colouringOf(shapefile, styling.colouring);
+  const classOf = colouring?.classOf;
   const labelField = styling.labels && fieldsNamedIn(shapefile, 'labelField', [styling.labels.field])[0];
+  // Only these are kept of each row: a map styles up to 100,000 features, and a row may hold 64 KB of others.
+  const needed = [...new Set([...(colouring?.fields ?? []), ...(labelField === undefined ? [] : [labelField])])];
   return (featureIds, checkpoint) => {
     const pacer = new StepPacer(checkpoint);
     const rows = new Map<number, Row>();
     const rowOf = (fid: number) => {
       let row = rows.get(fid);
-      if (!row) rows.set(fid, (row = shapefile.readAttributes(fid)));
+      if (!row) rows.set(fid, (row = pickFields(shapefile.readAttributes(fid), needed)));
       return row;
     };
     // From a remote source, the rows not yet fetched are fetched together, before any is styled.
-    if (classOf || labelField) readingEach([...new Set(featureIds)], (fid) => rowOf(fid));
+    if (needed.length > 0) readingEach([...new Set(featureIds)], (fid) => void rowOf(fid));
     const styled: StyledFeatures = { paints: [], classes: [], labels: [] };
     for (const fid of featureIds) {
       // A row read and decoded a feature: a map may style 100,000 of them.
       pacer.step(64);
-      const row = classOf || labelField ? rowOf(fid) : {};
+      const row = needed.length > 0 ? rowOf(fid) : {};
       const painted = classOf?.(row);
       styled.classes.push(painted?.index);
       styled.paints.push(painted?.paint);
@@ -88,24 +97,26 @@ export function featureStyler(shapefile: OpenShapefile, styling: FeatureStyling)
   };
 }
 
-function colouringOf(shapefile: OpenShapefile, colouring: FeatureStyling['colouring']): ClassOf | undefined {
+function colouringOf(shapefile: OpenShapefile, colouring: FeatureStyling['colouring']): ResolvedColouring | undefined {
   if (!colouring) return undefined;
   if (colouring.kind === 'rules') {
     const rules = compileRules(colouring.rules, shapefile.fields, colouring.theme);
     const paints: FeaturePaint[] = colouring.rules.map(({ fillColor, lineColor, lineWidth }) => ({ fillColor, lineColor, lineWidth }));
-    return (row) => {
+    const classOf: ClassOf = (row) => {
       const index = rules.ruleOf(row);
       return index === undefined ? undefined : { index, paint: paints[index] };
     };
+    return { classOf, fields: rules.fields };
   }
   const { classification, legend, nullColor } = colouring;
   const indexOf = classIndexer(classification);
   const nulls = classSlots(classification).nulls;
   const paints = legend.classes.map((entry, i): FeaturePaint => ({ fillColor: i === nulls ? nullColor : parseColour(entry.color) }));
-  return (row) => {
+  const classOf: ClassOf = (row) => {
     const index = indexOf(row[classification.field] ?? null);
     return index === undefined ? undefined : { index, paint: paints[index] };
   };
+  return { classOf, fields: [classification.field] };
 }
 
 /** A value as a label reads it, as the legend writes a category; nothing for no value. */
