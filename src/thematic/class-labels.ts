@@ -87,6 +87,14 @@ function integerFormat(locale: string): (value: number) => string {
   return (value) => format.format(value);
 }
 
+/** By locale: a label of a number per feature would otherwise build an Intl.NumberFormat each (24 µs). */
+const decimalMarks = new Map<string, string>();
+
 function decimalMark(locale: string): string {
-  return new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  let mark = decimalMarks.get(locale);
+  if (mark === undefined) {
+    mark = new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+    decimalMarks.set(locale, mark);
+  }
+  return mark;
 }
