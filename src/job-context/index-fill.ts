@@ -3,7 +3,7 @@
  * feature's record can be asked for only once its .shx entry has come, so a request whose
  * entry is not cached costs two round trips, not one; random features of a large file keep
  * missing (a million features' .shx is 489 blocks of 16 KB), and each miss costs a client
- * a round trip. A version whose .shx entries have been missed INDEX_MISSES times is being
+ * a round trip. A version whose .shx has been missed in INDEX_MISSES blocks is being
  * read at random, not once: its .shx is then read whole, a chunk at a time, when it takes
  * at most a quarter of the cache (each worker its own: N workers read it N times). A single
  * cold feature still costs its one block (issue 22: under 64 KB cold); the fill is charged
@@ -15,7 +15,7 @@ import type { DataSource } from '../plugin-contract/data-source-plugin.ts';
 import type { FileVersion } from '../shapefile/byte-reader.ts';
 import type { BlockCache } from '../sources/block-cache.ts';
 
-/** Misses of a version's .shx entries before its .shx is read whole. */
+/** Distinct blocks of a version's .shx missed before it is read whole: a list of features in one block is one miss, not many. */
 const INDEX_MISSES = 4;
 /** Versions whose misses are counted: the files in use, and more. */
 const MAX_VERSIONS = 1024;
@@ -23,8 +23,8 @@ const MAX_VERSIONS = 1024;
 const FILL_CHUNK_BYTES = 256 * 1024;
 
 export interface IndexFill {
-  /** Tells a miss of one of `shx`'s entries. */
-  missed(shx: FileVersion): void;
+  /** Tells a miss of `shx`'s entry at `position`. */
+  missed(shx: FileVersion, position: number): void;
 }
 
 export function indexFill(source: DataSource, blocks: BlockCache, onProblem: (problem: string) => void): IndexFill {
@@ -33,7 +33,7 @@ export function indexFill(source: DataSource, blocks: BlockCache, onProblem: (pr
    * whole once at most (blocks the cache pushes out later are read again as asked for, so
    * that several large files cannot make the cache refill them in turn).
    */
-  const misses = new LRUCache<string, number | 'filled'>({ max: MAX_VERSIONS });
+  const misses = new LRUCache<string, Set<number> | 'filled'>({ max: MAX_VERSIONS });
   // Nobody's request: the source's own timeout and retry bound it.
   const never = new AbortController().signal;
 
@@ -44,12 +44,14 @@ export function indexFill(source: DataSource, blocks: BlockCache, onProblem: (pr
   };
 
   return {
-    missed(shx) {
+    missed(shx, position) {
+      if (shx.size > blocks.maxBytes / 4) return;
       const key = `${shx.name}\n${shx.version}`;
-      const seen = misses.get(key) ?? 0;
+      const seen = misses.get(key) ?? new Set<number>();
       if (seen === 'filled') return;
-      if (seen + 1 < INDEX_MISSES || shx.size > blocks.maxBytes / 4) {
-        misses.set(key, seen + 1);
+      seen.add(Math.floor(position / blocks.blockBytes));
+      if (seen.size < INDEX_MISSES) {
+        misses.set(key, seen);
         return;
       }
       misses.set(key, 'filled');

@@ -96,7 +96,7 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
         return current().bytes.read(file, position, length, kind === 'shp');
       } catch (error) {
         // Past the .shx header, a miss is one of its entries.
-        if (kind === 'shx' && position > 0 && error instanceof BytesNotHeld) index.missed(file);
+        if (kind === 'shx' && position > 0 && error instanceof BytesNotHeld) index.missed(file, position);
         throw error;
       }
     },
