@@ -6,14 +6,15 @@
  * it (fetch: every range wanted at once, in parallel, coalesced by the block cache) and runs
  * again (remote-shapefiles.ts).
  *
- * A range wanted `exact` (a header, a .shp record) is fetched as it is and kept by the job
- * only: the worker's block cache is for what many requests ask for again, .shx entries and
- * .dbf rows near one another.
+ * A range wanted `exact` (a header, a .shp record) and a scan's chunk are fetched as they are
+ * and kept by the job only: the worker's block cache is for what many requests ask for
+ * again, .shx entries and .dbf rows near one another, which a scan passed through it would
+ * push out (and each of its blocks would be held twice, by the cache and by the job).
  *
  * A scan (a where= filter, an /ogc page, a map's walk) asks for large sequential chunks; each
  * chunk it misses right after the last one fetches twice as much as that one did, up to
- * MAX_AHEAD_BYTES, so that a walk over a large file runs again a number of times that grows
- * with the logarithm of its size, not with the size.
+ * MAX_AHEAD_BYTES: a walk over a large file runs again a number of times that grows with the
+ * logarithm of its size up to 64 MiB (seven runs), then by one a MAX_AHEAD_BYTES.
  */
 import { FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource } from '../plugin-contract/data-source-plugin.ts';
@@ -28,7 +29,7 @@ const MAX_AHEAD_BYTES = 32 << 20;
 export interface JobBytes {
   /**
    * The `length` bytes at `position` (fewer at the end of the file); BytesNotHeld when they
-   * are not at hand, wanting them `exact` when asked so and they are fewer than a scan's chunk.
+   * are not at hand, wanting them `exact` when asked so or when they are a scan's chunk.
    */
   read(file: FileVersion, position: number, length: number, exact?: boolean): Uint8Array;
   /**
@@ -84,7 +85,7 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
   return {
     read(file, position, length, exact = false) {
       const bytes = lookUp(file, position, length);
-      if (bytes === undefined) throw new BytesNotHeld([{ file, offset: position, length, ...(exact && length < SCAN_BYTES ? { exact } : {}) }]);
+      if (bytes === undefined) throw new BytesNotHeld([{ file, offset: position, length, ...(exact || length >= SCAN_BYTES ? { exact: true } : {}) }]);
       return bytes;
     },
     holds: (file, position, length) => lookUp(file, position, length) !== undefined,
