@@ -3,6 +3,7 @@
  * rasterized to PNG, sized to its content, as WMS GetLegendGraphic answers it. Its text is
  * glyph outlines (text/), so resvg loads no font.
  */
+import { BadRequestError } from '../errors.ts';
 import { rasterize } from '../raster/rasterize.ts';
 import type { DrawingContext } from '../job-context/context.ts';
 import { legendAlone } from '../legend/legend-svg.ts';
@@ -24,6 +25,12 @@ export interface DrawnLegend {
 
 export function drawLegend(job: LegendJob, context: DrawingContext): Handled<DrawnLegend> {
   const drawn = legendAlone(job.legend, job.maxSide);
+  if (!drawn) {
+    throw new BadRequestError(
+      `The legend does not fit in ${job.maxSide} by ${job.maxSide} CSS pixels, the most limits.maxSize and limits.maxPixelsPerRequest allow ` +
+        `at scale ${job.pixelRatio}. Ask for a smaller 'scale'.`,
+    );
+  }
   context.lap('svg');
   const picture =
     job.format === 'svg'

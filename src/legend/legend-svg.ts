@@ -64,10 +64,13 @@ export function legendSvg(legend: Legend, { width, height, position, bottomInset
 
 /**
  * The legend alone, as an SVG document of the box's own size (the legend route), at most
- * `maxSide` CSS pixels wide and high: longer legends end with "… N more", longer labels with "…".
+ * `maxSide` CSS pixels wide and high: longer legends end with "… N more", longer labels with
+ * "…"; undefined when not even its title and one row fit.
  */
-export function legendAlone(legend: Legend, maxSide: number): { svg: string; width: number; height: number } {
-  const { width, height, at } = legendBox(legend, maxSide, maxSide)!;
+export function legendAlone(legend: Legend, maxSide: number): { svg: string; width: number; height: number } | undefined {
+  const box = legendBox(legend, maxSide, maxSide);
+  if (!box) return undefined;
+  const { width, height, at } = box;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${at(0, 0)}</svg>`;
   return { svg, width, height };
 }

@@ -23,8 +23,11 @@ const kindOf = (i: number) => CATEGORIES[(i * 3) % 7];
 const maybeOf = (i: number) => (i % 3 === 0 ? null : i * 10);
 
 let server: TestServer;
+/** The data folder and themes the server serves, for a second server with other limits. */
+let dir: string;
+let themesDir: string;
 beforeAll(async () => {
-  const dir = makeTempDir('thematic-');
+  dir = makeTempDir('thematic-');
   // Square i at column i % 10 and row ⌊i / 10⌋, a kilometre a side in RD New (drawn as it is on images).
   const features = Array.from({ length: 100 }, (_, i) => ({
     type: 'Feature',
@@ -45,7 +48,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'roads.prj'), RD_NEW_PRJ);
   // 100,000 points, each with its own 254-character text: hostile to categories and to labels.
   writeWidePoints(dir, 'wide', { count: 100_000, fields: 1 });
-  const themesDir = makeTempDir('thematic-themes-');
+  themesDir = makeTempDir('thematic-themes-');
   writeFileSync(join(themesDir, 'gridrules.json'), JSON.stringify({ name: 'GridRules', lineWidth: 0, fillColor: '#FFFF00', rules: RULES }));
   // A map of 100,000 points takes seconds on a loaded machine: the test is of bounds, not of time.
   server = await startServer({ dataDir: dir, themesDir, render: { workers: 1 }, limits: { requestTimeoutMs: 120_000 } });
@@ -352,6 +355,19 @@ describe('hostile styling', () => {
     const classes = (body.Resource.Legend as LegendJson).Classes;
     expect(classes).toHaveLength(25);
     expect(classes.at(-1)).toMatchObject({ Label: 'other', Value: null, Count: 100_000 - 24 });
+  });
+
+  it('a legend that cannot fit the limits: a 400 naming them, not a 500', async () => {
+    const small = await startServer({ dataDir: dir, themesDir, render: { workers: 1 }, limits: { maxSize: 16 } });
+    try {
+      const response = await fetch(small.url(`/REST/v1/shapefiles/legend?key=${TEST_KEY}&file=grid&styleBy=KIND&format=json`));
+      expect(response.status).toBe(200);
+      const picture = await fetch(small.url(`/REST/v1/shapefiles/legend?key=${TEST_KEY}&file=grid&styleBy=KIND&format=png`));
+      const text = await picture.text();
+      expect([picture.status, /limits\.maxSize/.test(text)], text).toEqual([400, true]);
+    } finally {
+      await small.close();
+    }
   });
 
   it('labels of 254 characters on 100,000 points: a bounded answer', async () => {

@@ -59,7 +59,7 @@ function swatchColumn(image: DecodedPng, x: number, minRun = 10): string[] {
 }
 
 describe('the legend alone', () => {
-  const { svg, width, height } = legendAlone(LEGEND, 4096);
+  const { svg, width, height } = legendAlone(LEGEND, 4096)!;
   const image = render(svg, width, height);
 
   it('is sized to its content: the box fills it, and its widest label fits unshortened', () => {
@@ -87,7 +87,7 @@ describe('the legend in a picture', () => {
   ])('stands in the %s corner, inside the picture, clear of the attribution strip', (position, side, end) => {
     const image = picture(legendSvg(LEGEND, { width: WIDTH, height: HEIGHT, position, bottomInset: 24 })!.svg, WIDTH, HEIGHT);
     const bounds = opaqueBounds(image)!;
-    const alone = legendAlone(LEGEND, 4096);
+    const alone = legendAlone(LEGEND, 4096)!;
     expect(bounds.xmax - bounds.xmin + 1).toBe(alone.width);
     expect(bounds.ymax - bounds.ymin + 1).toBe(alone.height);
     if (side === 'left') expect(bounds.xmin).toBe(LEGEND_MARGIN);
