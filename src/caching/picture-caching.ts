@@ -57,7 +57,7 @@ export function cachedPicture<R extends PictureRequest>(
     setCacheControl(c, request.noCache ? 'no-store' : cacheControl);
     c.header('ETag', etag);
     if (ifNoneMatchMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
-    c.header('Last-Modified', version.lastModified.toUTCString());
+    if (version.lastModified) c.header('Last-Modified', version.lastModified.toUTCString());
     await next();
   };
 }

@@ -14,8 +14,8 @@ export interface ShapefileVersion {
    * Last-Modified).
    */
   files: Partial<Record<keyof FileSetPaths, [size: number, mtimeMs: number] | [size: number, version: string]>>;
-  /** When the most recently changed of its files changed. */
-  lastModified: Date;
+  /** When the most recently changed of its files changed; undefined when its source tells no file's time (a plugin may not). */
+  lastModified?: Date;
 }
 
 /**
@@ -42,12 +42,12 @@ export function shapefileVersions(maxAgeMs: number): (files: ShapefileFiles) => 
  */
 function sourceVersion(versions: NonNullable<ShapefileFiles['versions']>): ShapefileVersion {
   const files: ShapefileVersion['files'] = {};
-  let newest = 0;
+  let newest: number | undefined;
   for (const [kind, stat] of Object.entries(versions) as [keyof FileSetPaths, SourceStat][]) {
     files[kind] = [stat.size, stat.version];
-    newest = Math.max(newest, Math.trunc(stat.modifiedMs ?? 0));
+    if (stat.modifiedMs !== undefined) newest = Math.max(newest ?? 0, Math.trunc(stat.modifiedMs));
   }
-  return { files, lastModified: new Date(newest) };
+  return newest === undefined ? { files } : { files, lastModified: new Date(newest) };
 }
 
 /**

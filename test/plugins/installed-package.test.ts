@@ -103,6 +103,8 @@ describe('shapeshot installed as a package, with a plugin installed by name', ()
     const fromPlugin = await fetch(`${servers.get('memory')!.origin}/REST/v1/shapefiles/images?${query}`);
     const fromFolder = await fetch(`${servers.get('node')!.origin}/REST/v1/shapefiles/images?${query}`);
     expect(fromPlugin.status).toBe(200);
+    // The plugin tells no file's time: its pictures have no Last-Modified (not 1970's).
+    expect([fromPlugin.headers.get('last-modified'), fromFolder.headers.has('last-modified')]).toEqual([null, true]);
     expect(Buffer.from(await fromPlugin.arrayBuffer()).equals(Buffer.from(await fromFolder.arrayBuffer()))).toBe(true);
     const ready = (await (await fetch(`${servers.get('memory')!.origin}/ready`)).json()) as { source?: string };
     expect(ready.source).toMatch(/^memory \(\d+ files\)$/);
