@@ -41,12 +41,18 @@ export interface S3SourceOptions {
   timeoutMs?: number;
   /** Keys per ListObjectsV2 page (S3's default, and most, is 1000). */
   listPageSize?: number;
+  /**
+   * The most keys a listing reads (default 100,000), as an HTTP listing's bytes are bounded:
+   * the catalog is grouped and sorted on the main thread, and a bucket's prefix can hold millions.
+   */
+  maxCatalogKeys?: number;
   /** Where the AWS_* variables are read; default the process's environment. */
   env?: Record<string, string | undefined>;
   userAgent?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_CATALOG_KEYS = 100_000;
 /** A listing page is a few hundred bytes a key: 1000 keys stay far below this. */
 const MAX_PAGE_BYTES = 8 << 20;
 
@@ -120,9 +126,13 @@ export function createS3Source(options: S3SourceOptions): DataSource {
 
     async list(signal): Promise<SourceEntry[]> {
       const entries: SourceEntry[] = [];
+      const maxKeys = options.maxCatalogKeys ?? DEFAULT_MAX_CATALOG_KEYS;
+      let keys = 0;
       let token: string | undefined;
       do {
         const page = await listPage(token, signal);
+        keys += page.objects.length;
+        if (keys > maxKeys) throw new DataSourceUnavailableError(description, `its listing holds more than ${maxKeys} keys under the prefix; serve a narrower prefix.`);
         for (const object of page.objects) {
           const name = object.key.slice(prefix.length);
           if (!object.key.startsWith(prefix) || !isPlainName(name)) continue;

@@ -181,4 +181,9 @@ describe('an S3 catalog of many pages', () => {
     const listed = await s3Source(2).list(signal());
     expect(listed.map((entry) => entry.name).sort()).toEqual([...names].sort());
   });
+
+  it('is refused, naming the bound, past its most keys, as an HTTP listing is past its bytes', async () => {
+    const source = createS3Source({ url: `s3://${s3.bucket}/${PREFIX}`, endpoint: s3.endpoint, ...S3RVER_CREDENTIALS, region: 'us-east-1', listPageSize: 2, maxCatalogKeys: 3, env: {} });
+    await expect(source.list(signal())).rejects.toSatisfy((error: unknown) => isDataSourceUnavailable(error) && /more than 3 keys/.test((error as Error).message));
+  });
 });
