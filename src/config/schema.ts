@@ -248,8 +248,9 @@ export const configSchema = z
         /** Bytes of decoded feature geometry kept in memory, shared out among the drawing workers; 0 disables the cache. */
         featureBytes: z.number().int().min(0).default(16 * 1024 * 1024),
         /**
-         * Bytes of a remote data source's files (headers, .shx entries, records, rows, in 64 KiB
-         * blocks) each drawing worker keeps, shared by its jobs; unused with a local folder.
+         * Bytes of a remote data source's files (.shx entries and .dbf rows in 16 KiB blocks, a
+         * busy file's whole .shx) each drawing worker keeps, shared by its jobs; unused with a
+         * local folder. Headers, records and scans are kept by the job that read them.
          */
         sourceBytes: z.number().int().min(1024 * 1024).default(DEFAULT_SOURCE_CACHE_BYTES),
       })

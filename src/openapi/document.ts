@@ -67,6 +67,7 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
           'images',
           'Images of features',
           'One PNG image per listed feature (or one of them all with singleImage=1), each fitted to its features.',
+          "The first image's",
           IMAGE_FORMATS,
           imagesQuerySchema(limits, themes),
           z.object(styleFields),
@@ -78,6 +79,7 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
           'map',
           'A map of features over a basemap',
           'The features (all of them without fid or where) drawn over a Web Mercator basemap at a whole zoom level.',
+          "The map's",
           MAP_FORMATS,
           mapQuerySchema(limits),
           z.object(thematicFields),
@@ -88,6 +90,7 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
           'legend',
           'The legend of a styled picture',
           "A styleBy request's classes (or a theme's rules) alone, as WMS GetLegendGraphic answers: drawn as PNG or SVG, or in the envelope.",
+          "The legend's",
           LEGEND_FORMATS,
           legendQuerySchema(themes),
           z.object(colouringFields),
@@ -107,7 +110,8 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
   };
 }
 
-function imageOperation(operationId: string, summary: string, description: string, formats: readonly Format[], ...queries: z.ZodType[]) {
+/** An image route's operation; `picture` names whose bytes a picture format answers ("the map's"). */
+function imageOperation(operationId: string, summary: string, description: string, picture: string, formats: readonly Format[], ...queries: z.ZodType[]) {
   const parameters = queries
     .flatMap((query) => queryParameters(query, (name) => spelledParameter(name) ?? name))
     .filter((parameter) => parameter.name !== 'key');
@@ -117,7 +121,7 @@ function imageOperation(operationId: string, summary: string, description: strin
   });
   const responses: Record<string, unknown> = {
     200: {
-      description: `The images: the first one's bytes with format=${formats.filter((format) => IMAGE_CONTENT_TYPES[format]).join(' or ')}, else the envelope.`,
+      description: `${picture} bytes with format=${formats.filter((format) => IMAGE_CONTENT_TYPES[format]).join(' or ')}, else the envelope.`,
       headers: CACHING_HEADERS,
       content: { ...Object.fromEntries(pictures), ...envelopeContent },
     },

@@ -74,7 +74,7 @@ export interface ClassColouring {
   /** Undefined: by the field's type (categories for text, logical and date; quantile for numbers). */
   method?: ClassifyMethod;
   classes: number;
-  /** Undefined: YlOrRd for numeric classes, Set2 then Set3 for categories. */
+  /** Undefined: YlOrRd for numeric classes, Set2, then Set3, then Dark2 for categories. */
   palette?: string;
   reversePalette: boolean;
   nullColor: Rgba;

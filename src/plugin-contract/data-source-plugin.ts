@@ -4,8 +4,9 @@
  * service never downloads a file whole: it lists the catalog, asks a file's size and
  * version, and reads byte ranges (headers, `.shx` entries, records, `.dbf` rows), which it
  * keeps in a block cache keyed by the version. So a source only has to answer these four
- * questions, each stoppable by a signal; the built-in local folder, HTTP(S) and S3 sources
- * (src/sources/) are written against the same contract a third party writes against.
+ * questions, each stoppable by a signal; the built-in HTTP(S) and S3 sources (src/sources/)
+ * are written against the same contract a third party writes against (a local folder is
+ * read by the drawing workers' own positional reads).
  *
  * Lives here, below the core, for the reason basemap-plugin.ts does; the SDK re-exports it.
  */

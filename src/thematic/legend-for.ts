@@ -12,7 +12,7 @@ import type { Legend, LegendClass } from './legend.ts';
 import { DEFAULT_NUMERIC_PALETTE, paletteColours } from './palettes.ts';
 
 export interface LegendOptions {
-  /** A palette name (palettes.ts), any letter case; undefined: YlOrRd for numbers, Set2-then-Set3 for categories. */
+  /** A palette name (palettes.ts), any letter case; undefined: YlOrRd for numbers, Set2, then Set3, then Dark2 for categories. */
   palette?: string;
   reversePalette: boolean;
   /** The null class's colour; its alpha is the drawing's business, the legend's `Color` is `#RRGGBB`. */

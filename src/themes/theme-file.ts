@@ -141,7 +141,7 @@ const classifySchema = z
       .optional()
       .describe(
         `The colours, by d3-scale-chromatic's name for them, in any letter case: ${PALETTE_NAMES.join(', ')}. ` +
-          'Default: YlOrRd for numeric classes, Set2 then Set3 for categories.',
+          'Default: YlOrRd for numeric classes, Set2, then Set3, then Dark2 for categories.',
       ),
     reversePalette: zeroOrOne('1 runs the palette backwards, 0 as it is. Default 0.'),
     nullColor: colourField('Colour of the features without a value. Default #CCCCCC.'),
