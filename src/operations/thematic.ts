@@ -6,6 +6,7 @@
  * legend made from it with the request's palette, which costs nothing to redo.
  */
 import type { FeatureStyling } from '../drawing/feature-styling.ts';
+import { ServiceError } from '../errors.ts';
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import type { ClassColouring, Colouring, RuleColouring, Thematic } from '../params/thematic.ts';
 import type { Culture } from '../plugin-contract/basemap-plugin.ts';
@@ -71,7 +72,8 @@ export async function legendOf(colouring: Colouring, culture: Culture, of: Class
 /** The colouring as the drawing jobs take it (rules as they are; classes with their classification), and its legend. */
 async function colouredBy(colouring: Colouring, culture: Culture, of: ClassesOf): Promise<{ colouring: NonNullable<FeatureStyling['colouring']>; legend: Legend }> {
   if (colouring.kind === 'rules') {
-    const counted = await kept(of, { rules: colouring.rules, theme: colouring.theme }, () => countRules(colouring, of));
+    // A theme's rules are fixed from start-up: its name keys them (the rules would be up to 64 × 4,096 characters a request).
+    const counted = await kept(of, { theme: colouring.theme }, () => countRules(colouring, of));
     return { colouring, legend: rulesLegend(colouring.rules, counted.counts, colouring.plainFill) };
   }
   const { field, method, classes } = colouring;
@@ -88,7 +90,8 @@ function legendStyle(colouring: ClassColouring, culture: Culture) {
 /**
  * `make()`'s answer, kept under the file's version, `what` and the selection, and shared with
  * the requests that ask for it while it is made. A request whose shared making failed (its
- * maker's client left, say) makes its own, once.
+ * maker's client left, say) makes its own, once; not when it failed for what was asked (a
+ * 4xx), which every request asking the same gets alike.
  */
 async function kept<T extends Classification>(of: ClassesOf, what: object, make: () => Promise<T>): Promise<T> {
   const { files, version, where, services } = of;
@@ -114,7 +117,7 @@ async function sharedOrOwn<T>(shared: Promise<T>, of: ClassesOf, make: () => Pro
   try {
     return await shared;
   } catch (error) {
-    if (of.signal.aborted) throw error;
+    if (of.signal.aborted || (error instanceof ServiceError && error.status < 500)) throw error;
     return make();
   }
 }

@@ -39,6 +39,13 @@ function classesOf(services: ClassesOf['services'], version: object | undefined,
   return { files, version, noCache: false, services, signal };
 }
 
+/** Services whose pool counts the jobs it is given. */
+function counting() {
+  let given = 0;
+  const drawing = { ...pool, run: ((...args: Parameters<DrawingPool['run']>) => (given++, pool.run(...args))) as DrawingPool['run'] };
+  return { services: { drawing, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } }, jobs: () => given };
+}
+
 describe("a styled request's classes", () => {
   it('are made once for requests that ask at the same time, and kept for those that come after', async () => {
     const services = { drawing: pool, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } };
@@ -54,12 +61,23 @@ describe("a styled request's classes", () => {
   });
 
   it('are made by a waiting request itself when the one making them is cancelled', async () => {
-    const services = { drawing: pool, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } };
+    const { services, jobs } = counting();
     const leaving = new AbortController();
     const first = legendOf(COLOURING, 'English', classesOf(services, { shp: [1, 1] }, leaving.signal));
     const second = legendOf(COLOURING, 'English', classesOf(services, { shp: [1, 1] }));
+    // The second waits for the first's job rather than starting its own.
+    expect(jobs()).toBe(1);
     leaving.abort();
     await expect(first).rejects.toThrow();
     expect((await second).classes).toHaveLength(5);
+    expect(jobs()).toBe(2);
+  });
+
+  it('that fail for what was asked fail alike for the requests that waited, without a job each', async () => {
+    const { services, jobs } = counting();
+    const asked = Array.from({ length: 4 }, () => legendOf({ ...COLOURING, field: 'NOPE' }, 'English', classesOf(services, { shp: [1, 1] })));
+    const outcomes = await Promise.allSettled(asked);
+    expect(outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as { status?: number }).status)).toEqual([400, 400, 400, 400]);
+    expect(jobs()).toBe(1);
   });
 });
