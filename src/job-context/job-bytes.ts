@@ -65,7 +65,9 @@ export function jobBytes(source: DataSource, blocks: BlockCache, budget: ReadBud
 
   const keepPiece = (file: FileVersion, piece: Piece) => {
     const key = keyOf(file);
-    pieces.set(key, [...(pieces.get(key) ?? []), piece]);
+    const held = pieces.get(key);
+    if (held) held.push(piece);
+    else pieces.set(key, [piece]);
   };
 
   /** The range to fetch for a wanted one: a scan's next chunk grows. */

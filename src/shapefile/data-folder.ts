@@ -110,8 +110,8 @@ export function createDataFolder(root: string, lookAgainAfterMs = 0): DataFolder
   };
 }
 
-/** A symlink counts only when it resolves to a regular file inside the folder (the local data source lists by the same rule). */
-export async function isFileInside(path: string, realRoot: string): Promise<boolean> {
+/** A symlink counts only when it resolves to a regular file inside the folder, as the workers' open-inside check reads it. */
+async function isFileInside(path: string, realRoot: string): Promise<boolean> {
   try {
     const target = await realpath(path);
     return target.startsWith(realRoot + sep) && (await stat(target)).isFile();

@@ -48,7 +48,8 @@ export function isRemote(setting: SourceSetting): setting is RemoteSetting {
 /** The source of `setting`; an Error naming the plugin when it cannot be loaded or refuses its options. */
 export async function openDataSource(setting: RemoteSetting, logger: PluginLogger): Promise<DataSource> {
   const { plugin, options, userAgent } = setting;
-  const builtIn = BUILT_IN[plugin];
+  // Own keys only: a plugin named 'toString' is a package to load, not Object.prototype's.
+  const builtIn = Object.hasOwn(BUILT_IN, plugin) ? BUILT_IN[plugin] : undefined;
   try {
     if (builtIn) return builtIn(options, userAgent);
     return await (await loadPlugin(plugin)).create(options, { name: plugin, logger, userAgent });

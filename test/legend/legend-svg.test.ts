@@ -4,7 +4,7 @@ import { rasterize } from '../../src/raster/rasterize.ts';
 import { nativeRasterizer } from '../../src/raster/resvg.js';
 import { measureText } from '../../src/text/layout.ts';
 import type { Legend, LegendClass } from '../../src/thematic/legend.ts';
-import { decodePng, opaqueBounds, type DecodedPng } from '../support/png.ts';
+import { decodePng, hexColour, opaqueBounds, type DecodedPng } from '../support/png.ts';
 
 const resvg = await nativeRasterizer();
 
@@ -45,8 +45,8 @@ function swatchColumn(image: DecodedPng, x: number, minRun = 10): string[] {
   let previous = '';
   let length = 0;
   for (let y = 0; y <= image.height; y++) {
-    const [r, g, b, a] = y < image.height ? image.pixel(x, y) : [0, 0, 0, 0];
-    const colour = a === 255 ? '#' + [r, g, b].map((channel) => channel.toString(16).padStart(2, '0')).join('') : '';
+    const pixel = y < image.height ? image.pixel(x, y) : [0, 0, 0, 0];
+    const colour = pixel[3] === 255 ? hexColour(pixel) : '';
     if (colour === previous) {
       length++;
       continue;

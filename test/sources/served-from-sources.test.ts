@@ -2,6 +2,7 @@ import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withoutTraceId } from '../support/comparable-answer.ts';
 import { startNginx, type Nginx } from '../support/nginx.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server.ts';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
@@ -156,6 +157,3 @@ function expectSame(got: Answer, expected: Answer): void {
   else expect(withoutTraceId(got.bytes)).toBe(withoutTraceId(expected.bytes));
 }
 
-function withoutTraceId(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes).replace(/<TraceId>[^<]*<\/TraceId>|"TraceId":"[^"]*"/g, '');
-}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShapeType } from '../../src/shapefile/types.ts';
+import { withoutTraceId } from '../support/comparable-answer.ts';
 import { startNginx } from '../support/nginx.ts';
 import { startRangeServer } from '../support/range-server.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server.ts';
@@ -179,8 +180,9 @@ describe('several instances on one bucket', () => {
       expect(a.status).toBe(200);
       expect(b.status).toBe(200);
       expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
-      const text = (bytes: Buffer) => bytes.toString('latin1').replace(/<TraceId>[^<]*<\/TraceId>|"TraceId":"[^"]*"/g, '');
-      expect(text(b.bytes)).toBe(text(a.bytes));
+      // Pictures byte for byte; envelopes but for their TraceIds.
+      if (a.headers.get('content-type') === 'image/png') expect(b.bytes.equals(a.bytes)).toBe(true);
+      else expect(withoutTraceId(b.bytes)).toBe(withoutTraceId(a.bytes));
     }
   });
 });

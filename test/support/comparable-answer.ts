@@ -33,3 +33,8 @@ function pixelDigest(png: Uint8Array): string {
   const image = decodePng(png);
   return `png ${image.width}x${image.height} ${createHash('sha256').update(image.data).digest('hex')}`;
 }
+
+/** An envelope's text without its TraceId (each answer has its own), XML or JSON. */
+export function withoutTraceId(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes).replace(/<TraceId>[^<]*<\/TraceId>|"TraceId":"[^"]*"/g, '');
+}
