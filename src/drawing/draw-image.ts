@@ -8,15 +8,17 @@ import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import { BadRequestError } from '../errors.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
-import type { FeatureRef } from '../params/fid.ts';
+import { refsOf, type FeatureList } from '../params/fid.ts';
 import type { Format } from '../params/fields.ts';
 import { toDrawingSpace } from '../projection/drawing-space.ts';
 import { fitExtent } from '../projection/fit.ts';
-import { rasterize } from '../raster/rasterize.ts';
+import { encodeImage, rasterize } from '../raster/rasterize.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
-import { renderSvg } from '../svg/render-svg.ts';
+import { renderSvg, svgDocument, type SvgImage } from '../svg/render-svg.ts';
+import { stampedPixels, stampsPoints } from './point-symbols.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
+import type { Lap } from '../stages.ts';
 import type { DrawingContext } from '../job-context/context.ts';
 import { checkVertexBound, readFeatures } from '../job-context/listed-features.ts';
 import { checkHotSpotBudget, listedHotSpotBound, type HotSpotLimits } from './hot-spot-budget.ts';
@@ -37,12 +39,12 @@ export interface ImageLimits extends HotSpotLimits {
 export interface ImageJob extends HotSpotRequest {
   files: ShapefileFiles;
   /** The features this image shows. */
-  refs: FeatureRef[];
+  refs: FeatureList;
   /**
    * Every feature the request draws, on its first image only: the request's vertex and hot
    * spot budgets are checked against them all before anything is decoded.
    */
-  requestRefs?: FeatureRef[];
+  requestRefs?: FeatureList;
   /** The image's ItemId and FeatureId in the envelope. */
   itemId: number;
   featureId: number;
@@ -65,6 +67,31 @@ export interface ImageJob extends HotSpotRequest {
   limits: ImageLimits;
 }
 
+function svgAnswer(picture: SvgImage, lap: Lap): Uint8Array {
+  const svg = renderSvg(picture);
+  lap('svg');
+  return new TextEncoder().encode(svg);
+}
+
+/** The PNG of an image: resvg draws it all, but for points, which are stamped between its background and what lies over them. */
+function pictureImage({ rasterizer, compressionLevel, checkpoint, lap }: DrawingContext, picture: SvgImage): Uint8Array {
+  const { width, height, pixelRatio } = picture;
+  const options = { width, height, pixelRatio, fonts: [] };
+  if (!stampsPoints(picture.shapes)) {
+    const svg = renderSvg(picture);
+    lap('svg');
+    checkpoint();
+    return rasterize(rasterizer, svg, { ...options, compressionLevel }, lap);
+  }
+  const stamped = {
+    below: renderSvg({ ...picture, shapes: [], overlay: undefined }),
+    above: picture.overlay && svgDocument(width, height, picture.overlay),
+    ...picture,
+  };
+  const pixels = stampedPixels(rasterizer, stamped, options, checkpoint, lap);
+  return encodeImage(pixels, { width: width * pixelRatio, height: height * pixelRatio, compressionLevel }, lap);
+}
+
 /** What an images request can change to get fewer hot spots. */
 const FEWER_IMAGE_FEATURES = "List fewer ids in 'fid' or narrow the selection in 'where'";
 
@@ -77,16 +104,17 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
   const styler = job.styling && featureStyler(shapefile, job.styling);
   lap('open');
   if (job.requestRefs) {
-    checkVertexBound(shapefile, job.requestRefs, limits.maxImageVertices, (count) =>
+    const requestRefs = refsOf(job.requestRefs);
+    checkVertexBound(shapefile, requestRefs, limits.maxImageVertices, (count) =>
       new BadRequestError(
         `The features listed in 'fid' hold up to ${count} vertices; at most ${limits.maxImageVertices} ` +
           '(limits.maxImageVertices) can be drawn in one request. List fewer or simpler features.',
       ),
     );
-    if (job.includeHotSpots) checkHotSpotBudget(listedHotSpotBound(shapefile, job.requestRefs), attributes, limits, FEWER_IMAGE_FEATURES);
+    if (job.includeHotSpots) checkHotSpotBudget(listedHotSpotBound(shapefile, requestRefs), attributes, limits, FEWER_IMAGE_FEATURES);
   }
   lap('budget');
-  const features = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
+  const features = readFeatures(shapefile, refsOf(job.refs), { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
   const drawn = features.map(({ shape }) =>
     toDrawingSpace(job.reduceTol > 0 ? simplifyShape(shape, job.reduceTol, checkpoint) : shape, shapefile.crs.geographic),
   );
@@ -101,13 +129,8 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
   const overlay =
     job.styling && styled && pictureOverlay(job.styling, styled, { width, height, pixels, pointRadius: style.pointRadius, maxLabels: limits.maxLabels, checkpoint });
   lap('styling');
-  const svg = renderSvg({ width, height, style, shapes: pixels, pixelRatio, paints: styled?.paints, overlay });
-  lap('svg');
-  checkpoint();
-  const image =
-    job.format === 'svg'
-      ? new TextEncoder().encode(svg)
-      : rasterize(context.rasterizer, svg, { width, height, pixelRatio, fonts: [], compressionLevel: context.compressionLevel }, lap);
+  const picture = { width, height, style, shapes: pixels, pixelRatio, paints: styled?.paints, overlay };
+  const image = job.format === 'svg' ? svgAnswer(picture, lap) : pictureImage(context, picture);
   const ids = features.map(({ ref }) => ({ fid: ref.text, featureId: ref.parent }));
   const plainHotSpots = imageHotSpots(job, { ids, shapes: drawn, pixels, transform, reduction, width, height, style }, attributes);
   const hotSpots = plainHotSpots && job.styling?.colouring && styled ? withClasses(plainHotSpots, classByFeature(featureIds, styled)) : plainHotSpots;

@@ -5,7 +5,6 @@
  * written as its part of the answer.
  */
 import { basename } from 'node:path';
-import { readingEach } from '../shapefile/byte-reader.ts';
 import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import type { Basemap, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import { overlaps } from '../geometry/bbox.ts';
@@ -17,7 +16,7 @@ import type { PixelTransform } from '../projection/fit.ts';
 import type { Format } from '../params/fields.ts';
 import { drawOver, layOver } from '../raster/composite.ts';
 import { encodeJpeg } from '../raster/jpeg.ts';
-import { encodeImage, renderPixels, type RenderOptions } from '../raster/rasterize.ts';
+import { encodeImage, renderPixels } from '../raster/rasterize.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
@@ -26,11 +25,12 @@ import type { DrawingContext } from '../job-context/context.ts';
 import { drawnImage, type DrawnImage } from './drawn-image.ts';
 import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-hot-spots.ts';
 import { recordsInView, type RecordsInView } from './records-in-view.ts';
-import { ATTRIBUTION_STRIP_HEIGHT, renderMapSvg } from './map-svg.ts';
+import { ATTRIBUTION_STRIP_HEIGHT, renderMapSvg, type MapSvg } from './map-svg.ts';
+import { stampedPixels, stampsPoints } from './point-symbols.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import type { MapLimits } from './map-budget.ts';
-import type { MapFeature } from './map-features.ts';
+import { unpackFeatures, type ListedFeatures, type MapFeature } from './map-features.ts';
 import { classByFeature, featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { pictureOverlay } from './picture-overlay.ts';
 import { withClasses } from '../hotspots/classes.ts';
@@ -38,7 +38,7 @@ import { withClasses } from '../hotspots/classes.ts';
 export interface MapJob extends HotSpotRequest {
   files: ShapefileFiles;
   /** What the map shows: the listed features, from mapFeatures(), or every record in view, which mapInView() found. */
-  features: MapFeature[] | RecordsInView;
+  features: ListedFeatures | RecordsInView;
   /** The file's bounding box in Web Mercator. */
   fileExtent: BBox;
   /** From Web Mercator metres to the image's pixels. */
@@ -76,9 +76,10 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const attributes = hotSpotAttributes(job, () => context.shapefiles.open(job.files, checkpoint));
   // What the styling names in the file is checked before anything is decoded.
   const styler = job.styling && featureStyler(context.shapefiles.open(job.files, checkpoint), job.styling);
-  const inView = Array.isArray(job.features)
-    ? job.features.filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
-    : decodeInView(context.shapefiles.open(job.files, checkpoint), job, job.features, checkpoint);
+  const inView =
+    'shapes' in job.features
+      ? unpackFeatures(job.features).filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
+      : decodeInView(context.shapefiles.open(job.files, checkpoint), job, job.features, checkpoint);
   lap('features');
   const shapes = inView.map((feature) => feature.shape);
   const reduction = { pixelRatio, simplifyPixels: SIMPLIFY_PIXELS, checkpoint };
@@ -96,10 +97,8 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const picture = { width, height, pixels, pointRadius: style.pointRadius, maxLabels: job.limits.maxLabels, checkpoint };
   const overlay = job.styling && styled && pictureOverlay(job.styling, styled, { ...picture, ...(attribution ? { bottomInset: ATTRIBUTION_STRIP_HEIGHT } : {}) });
   lap('styling');
-  const { svg, fonts } = renderMapSvg({ width, height, pixelRatio, basemap, shapes: pixels, style, attribution, paints: styled?.paints, overlay });
-  lap('svg');
-  checkpoint();
-  const canvas = mapPixels(context, svg, { width, height, pixelRatio, fonts }, composite ? tiles : []);
+  const mapSvg: MapSvg = { width, height, pixelRatio, basemap, shapes: pixels, style, attribution, paints: styled?.paints, overlay };
+  const canvas = (stampsPoints(pixels) ? stampedMapPixels : mapPixels)(context, mapSvg, composite ? tiles : []);
   checkpoint();
   const real = { width: width * pixelRatio, height: height * pixelRatio };
   let image: Uint8Array;
@@ -117,23 +116,40 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
 }
 
 /**
- * The map's premultiplied pixels: resvg's drawing of `svg`, laid over `tiles` (decoded once
- * and kept, tile-pixels.ts), each at its CSS place times the pixel ratio.
+ * The map's premultiplied pixels: resvg's drawing of its SVG, laid over `tiles` (decoded
+ * once and kept, tile-pixels.ts), each at its CSS place times the pixel ratio.
  */
-function mapPixels(context: DrawingContext, svg: string, options: RenderOptions, tiles: readonly PlacedImage[]): Uint8Array {
-  const drawn = renderPixels(context.rasterizer, svg, options, context.lap);
+function mapPixels(context: DrawingContext, picture: MapSvg, tiles: readonly PlacedImage[]): Uint8Array {
+  const { svg, fonts } = renderMapSvg(picture);
+  context.lap('svg');
+  context.checkpoint();
+  const { width, height, pixelRatio } = picture;
+  const drawn = renderPixels(context.rasterizer, svg, { width, height, pixelRatio, fonts }, context.lap);
   if (tiles.length === 0) return drawn;
-  const { pixelRatio } = options;
-  const [width, height] = [options.width * pixelRatio, options.height * pixelRatio];
-  const canvas = new Uint8Array(width * height * 4);
+  const [realWidth, realHeight] = [width * pixelRatio, height * pixelRatio];
+  const canvas = new Uint8Array(realWidth * realHeight * 4);
   for (const tile of tiles) {
     const pixels = tilePixels(context.rasterizer, tile, pixelRatio);
-    drawOver(canvas, width, height, pixels, tile.width * pixelRatio, tile.height * pixelRatio, tile.x * pixelRatio, tile.y * pixelRatio);
+    drawOver(canvas, realWidth, realHeight, pixels, tile.width * pixelRatio, tile.height * pixelRatio, tile.x * pixelRatio, tile.y * pixelRatio);
   }
   context.lap('tiles');
   layOver(drawn, canvas);
   context.lap('composite');
   return canvas;
+}
+
+/**
+ * A map of points: the basemap's lower layer as mapPixels() draws it, the points stamped
+ * over it (point-symbols.ts), then the basemap's upper layer, labels, legend and attribution.
+ */
+function stampedMapPixels(context: DrawingContext, picture: MapSvg, tiles: readonly PlacedImage[]): Uint8Array {
+  const { width, height, pixelRatio, basemap } = picture;
+  const nothing = { shapes: [], overlay: undefined, attribution: undefined };
+  const below: MapSvg = { ...picture, ...nothing, basemap: { ...basemap, above: undefined } };
+  const { svg: above, fonts } = renderMapSvg({ ...picture, shapes: [], basemap: { ...basemap, below: {} } });
+  const stamped = { below: renderMapSvg(below).svg, above, shapes: picture.shapes, style: picture.style, paints: picture.paints };
+  const options = { width, height, pixelRatio, fonts };
+  return stampedPixels(context.rasterizer, stamped, options, context.checkpoint, context.lap, () => mapPixels(context, below, tiles));
 }
 
 /**
@@ -147,7 +163,7 @@ function decodeInView(shapefile: OpenShapefile, job: MapJob, inView: RecordsInVi
   const toMercator: ToMercator = mercatorTransform(shapefile.crs, shapefile.name);
   const fids = shapefile.version === inView.version ? inView.fids : recordsInView(shapefile, job, checkpoint);
   // A walk over the file bypasses the feature cache: it would only evict what others use.
-  const shapes = readingEach(fids, (fid) => shapefile.readShape(fid, { useCache: false, maxRings: limits.maxRings, checkpoint }));
+  const shapes = shapefile.readShapes(Array.from(fids), { useCache: false, maxRings: limits.maxRings, checkpoint });
   const drawn: MapFeature[] = [];
   fids.forEach((fid, i) => {
     const shape = shapes[i];

@@ -10,6 +10,7 @@ import { BadRequestError } from '../errors.ts';
 import type { FeatureRef } from '../params/fid.ts';
 import type { StoredField } from '../shapefile/dbf.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
+import { perParent } from '../job-context/listed-features.ts';
 import type { HotSpotAttributes } from './image-hot-spots.ts';
 
 export interface HotSpotLimits {
@@ -25,18 +26,9 @@ const ATTRIBUTE_MARKUP_BYTES = 30;
 
 /** The most hot spots the listed features can give: each record's parts counted once per listing, a child one. */
 export function listedHotSpotBound(shapefile: OpenShapefile, refs: readonly FeatureRef[]): number {
-  const bounds = new Map<number, number>();
-  let hotSpots = 0;
-  for (const { parent, child } of refs) {
-    if (child !== undefined) {
-      hotSpots += 1;
-      continue;
-    }
-    let bound = bounds.get(parent);
-    if (bound === undefined) bounds.set(parent, (bound = shapefile.partBound(parent)));
-    hotSpots += bound;
-  }
-  return hotSpots;
+  const whole = refs.filter((ref) => ref.child === undefined);
+  const bounds = perParent(whole, (parents) => shapefile.partBounds(parents));
+  return refs.length - whole.length + whole.reduce((hotSpots, { parent }) => hotSpots + bounds.get(parent)!, 0);
 }
 
 /** The bytes one hot spot's attribute values can take: each field's `.dbf` width, name and markup. */

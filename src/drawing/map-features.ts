@@ -6,10 +6,11 @@
  * the drawing step, which reads them. Extents are clamped to the Web Mercator world.
  */
 import { basename } from 'node:path';
-import { shapesBBox, transferablesOf, type Shape } from '../geometry/shape.ts';
+import { shapesBBox, type Shape } from '../geometry/shape.ts';
+import { packShapes, packedBuffers, unpackShapes, type PackedShapes } from '../geometry/packed-shapes.ts';
 import type { BBox } from '../geometry/types.ts';
 import { bboxToMercator, clampToWorld, mercatorTransform, reprojectShape } from '../map/reproject.ts';
-import type { FeatureRef } from '../params/fid.ts';
+import { featureList, refAt, refsOf, type FeatureList } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext } from '../job-context/context.ts';
@@ -22,7 +23,7 @@ import { FEWER_MAP_FEATURES, tooManyFeatures, tooManyVertices, type MapLimits } 
 export interface MapFeaturesJob extends HotSpotRequest {
   files: ShapefileFiles;
   /** undefined: every feature of the file in the view (found by map-in-view.ts, read by the drawing step). */
-  refs?: FeatureRef[];
+  refs?: FeatureList;
   useCache: boolean;
   limits: MapLimits;
 }
@@ -36,11 +37,31 @@ export interface MapFeature {
   shape: Shape;
 }
 
+/** Listed features as they cross between threads (to the main thread and on to the drawing step): packed. */
+export interface ListedFeatures {
+  refs: FeatureList;
+  /** In Web Mercator metres, one per ref. */
+  shapes: PackedShapes;
+}
+
 export interface MapFeatures {
   /** The file's bounding box in Web Mercator. */
   fileExtent: BBox;
   /** The listed features, and their extent; absent without a list. */
-  listed?: { features: MapFeature[]; extent: BBox };
+  listed?: { features: ListedFeatures; extent: BBox };
+}
+
+/** The listed features as the drawing step draws them: the shapes are views into the packed arrays. */
+export function unpackFeatures({ refs, shapes }: ListedFeatures): MapFeature[] {
+  return unpackShapes(shapes).map((shape, i) => {
+    const ref = refAt(refs, i);
+    return { fid: ref.text, featureId: ref.parent, shape };
+  });
+}
+
+/** The buffers that move with listed features when they cross between threads. */
+export function listedBuffers({ shapes }: ListedFeatures): ArrayBuffer[] {
+  return packedBuffers(shapes);
 }
 
 export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled<MapFeatures> {
@@ -51,20 +72,23 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   if (!job.refs) return { result: { fileExtent } };
 
   const { limits } = job;
-  if (job.refs.length > limits.maxMapFeatures) throw tooManyFeatures(job.refs.length, limits.maxMapFeatures);
-  checkVertexBound(shapefile, job.refs, limits.maxMapVertices, (count) => tooManyVertices(count, limits.maxMapVertices));
+  const refs = refsOf(job.refs);
+  if (refs.length > limits.maxMapFeatures) throw tooManyFeatures(refs.length, limits.maxMapFeatures);
+  checkVertexBound(shapefile, refs, limits.maxMapVertices, (count) => tooManyVertices(count, limits.maxMapVertices));
   if (job.includeHotSpots) {
     const attributes = hotSpotAttributes(job, () => shapefile);
-    checkHotSpotBudget(listedHotSpotBound(shapefile, job.refs), attributes, limits, FEWER_MAP_FEATURES);
+    checkHotSpotBudget(listedHotSpotBound(shapefile, refs), attributes, limits, FEWER_MAP_FEATURES);
   }
   lap('budget');
-  const selected = readFeatures(shapefile, job.refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
+  const selected = readFeatures(shapefile, refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
   const shpFile = basename(job.files.paths.shp);
-  const features = selected.map(({ ref, shape }): MapFeature => {
-    checkpoint();
-    return { fid: ref.text, featureId: ref.parent, shape: reprojectShape(shape, toMercator, ref.parent, shpFile, checkpoint) };
+  const shapes = selected.map(({ ref, shape }, i): Shape => {
+    if ((i & 0x3ff) === 0) checkpoint();
+    return reprojectShape(shape, toMercator, ref.parent, shpFile, checkpoint);
   });
-  const extent = clampToWorld(shapesBBox(features.map((feature) => feature.shape))!);
+  const extent = clampToWorld(shapesBBox(shapes)!);
   lap('reproject');
-  return { result: { fileExtent, listed: { features, extent } }, transfer: transferablesOf(features.map((feature) => feature.shape)) };
+  const features = { refs: featureList(refs), shapes: packShapes(shapes) };
+  lap('pack');
+  return { result: { fileExtent, listed: { features, extent } }, transfer: listedBuffers(features) };
 }

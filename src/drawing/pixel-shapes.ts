@@ -1,20 +1,12 @@
 /**
  * A drawing's shapes in its CSS pixels, as the SVG draws them and the hot spots outline
- * them: reduced to what the real pixels can show, and within one image's vertex budget.
+ * them: reduced to what the real pixels can show, never to less (projection/pixels.ts).
  */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { PixelTransform } from '../projection/fit.ts';
-import { toPixels, withinVertexBudget } from '../projection/pixels.ts';
-
-/**
- * Most vertices one image draws, after the geometry was reduced to its pixels: what keeps
- * resvg's share of a request short whatever the data (see projection/pixels.ts).
- */
-const DRAWN_VERTEX_BUDGET = 200_000;
-/** Real pixels: where simplification starts when a drawing must be brought within its budget. */
-const BUDGET_START_TOLERANCE = 0.5;
+import { toPixels } from '../projection/pixels.ts';
 
 export interface PixelShapesOptions {
   /** Real pixels per CSS pixel the image is drawn at: the shapes keep the detail those show. */
@@ -24,19 +16,11 @@ export interface PixelShapesOptions {
   checkpoint: Checkpoint;
 }
 
-/**
- * `shapes` in the image's CSS pixels, reduced to what its real pixels can show and brought
- * within the vertex budget of one image.
- */
+/** `shapes` in the image's CSS pixels, reduced to what its real pixels can show. */
 export function pixelShapes(shapes: readonly Shape[], transform: PixelTransform, options: PixelShapesOptions): Shape[] {
   const { pixelRatio, simplifyPixels, checkpoint } = options;
   const tolerance = simplifyPixels / (transform.scale * pixelRatio);
-  return withinVertexBudget(
-    shapes.map((shape) => toPixels(tolerance > 0 ? simplifyShape(shape, tolerance, checkpoint) : shape, transform, pixelRatio, checkpoint)),
-    DRAWN_VERTEX_BUDGET,
-    BUDGET_START_TOLERANCE / pixelRatio,
-    checkpoint,
-  );
+  return shapes.map((shape) => toPixels(tolerance > 0 ? simplifyShape(shape, tolerance, checkpoint) : shape, transform, pixelRatio, checkpoint));
 }
 
 /**

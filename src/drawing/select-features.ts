@@ -17,5 +17,5 @@ export function selectFeatures(job: SelectJob, { shapefiles, checkpoint, lap }: 
   lap('open');
   const matches = matchingFeatures(shapefile, job.where, job, checkpoint);
   lap('select');
-  return { result: matches };
+  return { result: matches, transfer: [matches.fids.buffer as ArrayBuffer] };
 }

@@ -192,7 +192,7 @@ function sameBox(a: BBox, b: BBox): boolean {
 
 /** The features the filter selects, null geometries included, every match kept. */
 function idsMatching(shapefile: OpenShapefile, filter: string, { checkpoint }: DrawingContext): Uint32Array {
-  return Uint32Array.from(matchingFeatures(shapefile, filter, { keep: Infinity, drawableOnly: false }, checkpoint).fids);
+  return matchingFeatures(shapefile, filter, { keep: Infinity, drawableOnly: false }, checkpoint).fids;
 }
 
 /** The ids in both ascending lists. */

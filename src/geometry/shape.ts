@@ -91,15 +91,6 @@ export function mapVertices(shape: Shape, transform: (x: number, y: number, out:
   return { ...shape, xy };
 }
 
-/**
- * The coordinate buffers of `shapes`, for moving them to another thread instead of copying.
- * Only `xy`, which every coordinate transform makes anew: parts and polygons are small,
- * and may be shared with a cached shape that must not lose them.
- */
-export function transferablesOf(shapes: readonly Shape[]): ArrayBuffer[] {
-  return [...new Set(shapes.map((shape) => shape.xy.buffer as ArrayBuffer))];
-}
-
 /** Bytes a shape keeps alive (its record and the whole buffers of its arrays), for cache accounting. */
 export function shapeBytes(shape: Shape): number {
   return OBJECT_BYTES + arrayBytes(shape.xy) + arrayBytes(shape.parts) + arrayBytes(shape.polygons);

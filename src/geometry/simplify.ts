@@ -136,7 +136,7 @@ export function dropNearVertices(shape: Shape, tolerance: number, checkpoint: Ch
 }
 
 /** The shape with only the vertices marked in `kept`; parts and polygons keep their places. */
-export function keepMarked(shape: Shape, kept: Uint8Array): Shape {
+function keepMarked(shape: Shape, kept: Uint8Array): Shape {
   let count = 0;
   for (let i = 0; i < kept.length; i++) count += kept[i];
   if (count === kept.length) return shape;

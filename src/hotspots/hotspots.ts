@@ -86,9 +86,14 @@ function areasOf(shape: Shape, image: HotSpotImage, checkpoint: Checkpoint): Are
   return areas.filter((area): area is Area => area !== undefined);
 }
 
+/** A polygon no wider or taller than this (pixels) is a circle of MIN_HOT_SPOT_WIDTH: a pointer could hardly find it as it is. */
+const TINY_POLYGON = 2;
+
 function polygonArea(pixels: Pixel[], image: HotSpotImage): Area | undefined {
   if (pixels.length === 0) return undefined;
-  return polyArea(pixels, image) ?? circleArea(centreOf(pixels), MIN_HOT_SPOT_WIDTH / 2, image);
+  const { xmin, ymin, xmax, ymax } = boundsOf(pixels);
+  const tiny = xmax - xmin <= TINY_POLYGON && ymax - ymin <= TINY_POLYGON;
+  return (tiny ? undefined : polyArea(pixels, image)) ?? circleArea(centreOf(pixels), MIN_HOT_SPOT_WIDTH / 2, image);
 }
 
 function strokeArea(pixels: Pixel[], image: HotSpotImage): Area | undefined {

@@ -20,30 +20,42 @@ export interface MatchOptions {
 
 export interface Matches {
   /** In record order for a scan, in the listed order for `fids`; at most `keep`. */
-  fids: number[];
+  fids: Uint32Array;
   /** Whether more than `keep` features match. */
   more: boolean;
 }
 
 /** A cancellation check every 256 rows (a LIKE may cost 65,000 steps a row), besides the one per chunk of the file. */
 const ROWS_PER_CHECKPOINT_MASK = 255;
+/** A scan asks whether its matches have geometry this many at a time: their record starts are read together. */
+const DRAWABLE_BATCH = 4096;
 
 /** The features of an open shapefile that `where` selects. */
 export function matchingFeatures(shapefile: OpenShapefile, where: string, options: MatchOptions, checkpoint: Checkpoint): Matches {
   const filter = compileFilter(where, shapefile.fields);
-  const fids: number[] = [];
   if (options.fids) {
     // A listed feature is kept or dropped as it is: a null shape listed in fid is a 404, as without where.
-    for (const fid of options.fids) if (filter.matches(shapefile.readAttributes(fid))) fids.push(fid);
-    return { fids: fids.slice(0, options.keep), more: fids.length > options.keep };
+    const fids = options.fids.filter((fid) => filter.matches(shapefile.readAttributes(fid)));
+    return { fids: Uint32Array.from(fids.slice(0, options.keep)), more: fids.length > options.keep };
   }
+  const found: number[] = [];
+  let batch: number[] = [];
+  // With drawableOnly, features are those that can be drawn, as a map of the whole file draws only those.
+  const keepDrawable = () => {
+    const drawable = options.drawableOnly ? shapefile.drawable(batch) : undefined;
+    batch.forEach((row, i) => {
+      if (!drawable || drawable[i]) found.push(row);
+    });
+    batch = [];
+    return found.length > options.keep;
+  };
   for (const { row, values } of shapefile.attributeRows(filter.fields, checkpoint)) {
     // A costly filter (LIKE patterns over long text) must still stop within its budget.
     if ((row & ROWS_PER_CHECKPOINT_MASK) === 0) checkpoint();
-    // With drawableOnly, features are those that can be drawn, as a map of the whole file draws only those.
-    if (!filter.matches(values) || (options.drawableOnly && !shapefile.drawsGeometry(row))) continue;
-    if (fids.length === options.keep) return { fids, more: true };
-    fids.push(row);
+    if (!filter.matches(values)) continue;
+    batch.push(row);
+    if (batch.length === DRAWABLE_BATCH && keepDrawable()) break;
   }
-  return { fids, more: false };
+  const more = keepDrawable() || found.length > options.keep;
+  return { fids: Uint32Array.from(found.slice(0, options.keep)), more };
 }

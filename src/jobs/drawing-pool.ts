@@ -4,7 +4,7 @@
  * request's signal.
  */
 import { realpathSync } from 'node:fs';
-import { transferablesOf } from '../geometry/shape.ts';
+import { listedBuffers } from '../drawing/map-features.ts';
 import type { RemoteSetting } from '../sources/registry.ts';
 import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
 import type { DrawingWorkerOptions } from '../job-context/context.ts';
@@ -40,11 +40,11 @@ const MAX_OPEN_SHAPEFILES = 64;
 
 /**
  * Buffers of a job's input that move to its worker rather than being copied: a map's listed
- * features came from its map-features job and go back as they are; the ids of those in
- * view (4 bytes each) are copied.
+ * features came packed from its map-features job and go back as they are; the ids of those
+ * in view (4 bytes each) are copied.
  */
 const MOVED: { [K in JobKind]?: (input: JobInput<K>) => ArrayBuffer[] } = {
-  map: (job) => (Array.isArray(job.features) ? transferablesOf(job.features.map((feature) => feature.shape)) : []),
+  map: (job) => ('shapes' in job.features ? listedBuffers(job.features) : []),
 };
 
 export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {

@@ -13,6 +13,7 @@ import { answerLimitFor } from './answer-limit-advice.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { legendBytes } from '../envelope/legend-parts.ts';
 import { selectRefs } from './select.ts';
+import { entryList, featureList, listLength } from '../params/fid.ts';
 import { featureStyling, type ThematicServices } from './thematic.ts';
 
 export interface ImagesServices extends ThematicServices {
@@ -52,29 +53,32 @@ export async function createImages(
 ): Promise<ImageCollection> {
   const { width, height } = request.size;
   const { limits } = services.config;
-  const fids =
+  const listed =
     request.where === undefined
-      ? request.fids!
+      ? featureList(request.fids!)
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxIds', max: limits.maxIds }, signal, timing);
   const pictureAlone = IMAGE_CONTENT_TYPES[request.format] !== undefined;
-  const images = request.singleImage ? [fids] : fids.map((ref) => [ref]);
-  const drawn = pictureAlone ? images.slice(0, 1) : images;
-  checkPixelBudget(drawn.length, request.size, request.scale, { maxPixels: limits.maxPixelsPerRequest, maxSize: limits.maxSize });
+  const imageCount = request.singleImage ? 1 : listLength(listed);
+  const drawnCount = pictureAlone ? 1 : imageCount;
+  const imageRefs = (index: number) => (request.singleImage ? listed : entryList(listed, index));
+  // Every feature the request draws, for the budgets its first job checks.
+  const requestRefs = request.singleImage || drawnCount === imageCount ? listed : imageRefs(0);
+  checkPixelBudget(drawnCount, request.size, request.scale, { maxPixels: limits.maxPixelsPerRequest, maxSize: limits.maxSize });
 
   // Images take no culture: their legends read in English.
   const styled = await featureStyling(request.thematic, 'English', { files, where: request.where, version, noCache: request.noCache, services, signal, timing });
   const answer = answerLimitFor(limits.maxAnswerBytes, 'images', request.format);
   const parts: Uint8Array[] = [];
   let usedBytes = styled?.legend ? legendBytes(styled.legend, request.format) : 0;
-  for (const [index, refs] of drawn.entries()) {
+  for (let index = 0; index < drawnCount; index++) {
     const image = await services.drawing.run(
       'image',
       {
         files,
-        refs,
-        ...(index === 0 ? { requestRefs: drawn.flat() } : {}),
+        refs: imageRefs(index),
+        ...(index === 0 ? { requestRefs } : {}),
         itemId: index + 1,
-        featureId: request.singleImage ? -1 : refs[0].parent,
+        featureId: request.singleImage ? -1 : listed.parents[index],
         width,
         height,
         pixelRatio: request.scale,

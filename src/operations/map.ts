@@ -17,6 +17,7 @@ import { answerLimitFor } from './answer-limit-advice.ts';
 import { checkPixelBudget } from './pixel-budget.ts';
 import { legendBytes } from '../envelope/legend-parts.ts';
 import { selectRefs } from './select.ts';
+import { featureList } from '../params/fid.ts';
 import { featureStyling, type ThematicServices } from './thematic.ts';
 
 export interface MapServices extends ThematicServices {
@@ -79,7 +80,7 @@ export async function createMap(
   const useCache = !request.noCache;
   const refs =
     request.where === undefined
-      ? request.fids
+      ? request.fids && featureList(request.fids)
       : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
   const { fileExtent, listed, stages } = await services.drawing.run('map-features', { files, refs, useCache, limits, ...hotSpots }, signal);

@@ -1,6 +1,6 @@
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
-import type { FeatureRef } from '../params/fid.ts';
+import { featureList, wholeFeatures, type FeatureList, type FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { RequestTiming } from '../stages.ts';
 
@@ -23,8 +23,9 @@ export async function selectRefs(
   limit: SelectionLimit,
   signal: AbortSignal,
   timing?: RequestTiming,
-): Promise<FeatureRef[]> {
+): Promise<FeatureList> {
   const fids = listed && [...new Set(listed.map((ref) => ref.parent))];
+  // The ids cross back in one buffer (select-features.ts) and stay packed: the event loop never holds one object per feature.
   // A list is within the limit already; a scan stops past it.
   const selection = await drawing.run('select', { files, where, fids, keep: fids ? fids.length : limit.max, drawableOnly: true }, signal);
   timing?.job(selection.stages);
@@ -33,7 +34,7 @@ export async function selectRefs(
   }
   if (listed) {
     const matching = new Set(selection.fids);
-    return listed.filter((ref) => matching.has(ref.parent));
+    return featureList(listed.filter((ref) => matching.has(ref.parent)));
   }
   if (selection.more) {
     throw new BadRequestError(
@@ -41,5 +42,5 @@ export async function selectRefs(
         `(${limit.name}) are allowed in one request. Narrow the filter.`,
     );
   }
-  return selection.fids.map((fid) => ({ text: String(fid), parent: fid }));
+  return wholeFeatures(selection.fids);
 }

@@ -1,11 +1,14 @@
 /**
  * Shapes in image pixels, reduced to what the pixels can show before anything is written
- * as text or drawn: the cost of everything after this step then grows with the image, not
- * with the vertices stored in the file.
+ * as text or drawn, and never to less (docs/drawing.md, "Every feature in view is drawn"):
+ * vertices closer than a quarter of a real pixel go, a polygon smaller than a pixel becomes
+ * the pixels it touches. The cost of everything after this step then grows with what the
+ * image shows; what a request may ask to be drawn at all is bounded before the work, by the
+ * limits on features and vertices.
  */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
-import { dropNearVertices, keepMarked } from '../geometry/simplify.ts';
-import { mapVertices, vertexCount, type Shape } from '../geometry/shape.ts';
+import { dropNearVertices } from '../geometry/simplify.ts';
+import { mapVertices, polygonsShape, type Shape } from '../geometry/shape.ts';
 import type { PixelTransform } from './fit.ts';
 
 /**
@@ -17,8 +20,9 @@ const MIN_STEP = 0.25;
 /**
  * `shape` in pixels of the image `transform` places it on (CSS pixels, which hot spots and
  * the SVG use), without the vertices that lie within MIN_STEP real pixels of the one before
- * (in a line or ring; points are all kept): an image drawn at `pixelRatio` real pixels per
- * CSS pixel keeps the finer detail its pixels show.
+ * (in a line or ring; points are all kept), and with every polygon smaller than a real
+ * pixel drawn as the pixels it touches: an image drawn at `pixelRatio` real pixels per CSS
+ * pixel keeps the finer detail its pixels show, and loses no feature.
  */
 export function toPixels(shape: Shape, transform: PixelTransform, pixelRatio: number, checkpoint: Checkpoint): Shape {
   const { scale, centreX, centreY, pixelCentreX, pixelCentreY } = transform;
@@ -27,47 +31,68 @@ export function toPixels(shape: Shape, transform: PixelTransform, pixelRatio: nu
     out[at + 1] = pixelCentreY - scale * (y - centreY);
   });
   checkpoint();
-  return dropNearVertices(pixels, MIN_STEP / pixelRatio, checkpoint);
+  const marked = pixels.kind === 'polygons' ? withPixelMarks(pixels, pixelRatio) : pixels;
+  return dropNearVertices(marked, MIN_STEP / pixelRatio, checkpoint);
 }
 
 /**
- * Shapes (in pixels) with no more than about `maxVertices` vertices in all: when they have
- * more, lines and rings lose the vertices near their neighbours, and points are thinned to
- * one per grid cell, at a tolerance that doubles from `startTolerance` pixels until they
- * fit. Each pass is linear, and there are at most seventeen. Only data far denser than
- * its pixels (a line zigzagging
- * within each pixel, a million points on one image) gets there; drawing it then costs
- * what the image can show, not what the file holds.
+ * The polygons of `shape` (in CSS pixels) with each one whose outer ring fits within a
+ * real pixel on both axes replaced by the block of real pixels its box touches, and its
+ * holes left out: anti-aliasing would paint such a polygon as faintly as it covers its
+ * pixel, or not at all once its vertices merge, where GDAL's rasterizer (ALL_TOUCHED) and
+ * MapServer paint the pixel. `shape` itself when no polygon is that small.
  */
-export function withinVertexBudget(shapes: Shape[], maxVertices: number, startTolerance: number, checkpoint: Checkpoint): Shape[] {
-  let current = shapes;
-  for (let tolerance = startTolerance; total(current) > maxVertices && tolerance <= MAX_TOLERANCE; tolerance *= 2) {
-    current = shapes.map((shape) =>
-      shape.kind === 'points' ? thinPoints(shape, tolerance, checkpoint) : dropNearVertices(shape, tolerance, checkpoint),
-    );
+function withPixelMarks(shape: Shape, pixelRatio: number): Shape {
+  const { xy, parts, polygons } = shape;
+  const ringBox = (ring: number) => {
+    let xmin = Infinity;
+    let ymin = Infinity;
+    let xmax = -Infinity;
+    let ymax = -Infinity;
+    for (let i = parts[ring]; i < parts[ring + 1]; i++) {
+      const x = xy[2 * i] * pixelRatio;
+      const y = xy[2 * i + 1] * pixelRatio;
+      if (x < xmin) xmin = x;
+      if (x > xmax) xmax = x;
+      if (y < ymin) ymin = y;
+      if (y > ymax) ymax = y;
+    }
+    return { xmin, ymin, xmax, ymax };
+  };
+  const polygonCount = polygons.length - 1;
+  const marks: ({ xmin: number; ymin: number; xmax: number; ymax: number } | undefined)[] = new Array(polygonCount);
+  let anyMark = false;
+  for (let polygon = 0; polygon < polygonCount; polygon++) {
+    const box = ringBox(polygons[polygon]);
+    if (box.xmax - box.xmin < 1 && box.ymax - box.ymin < 1) {
+      marks[polygon] = box;
+      anyMark = true;
+    }
   }
-  return current;
-}
+  if (!anyMark) return shape;
 
-/** Beyond this (pixels), simplifying further would leave nothing but triangles. */
-const MAX_TOLERANCE = 1 << 16;
-
-/** The first point in each `cell`-pixel square; the others would be drawn on top of it. */
-function thinPoints(shape: Shape, cell: number, checkpoint: Checkpoint): Shape {
-  const seen = new Set<number>();
-  const kept = new Uint8Array(vertexCount(shape));
-  const { xy } = shape;
-  for (let i = 0; i < kept.length; i++) {
-    // Pixels lie within a few thousand of the image, so a column and row fit in one number.
-    const key = Math.floor(xy[2 * i] / cell) * 0x100000 + Math.floor(xy[2 * i + 1] / cell);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    kept[i] = 1;
-    if ((i & 0xffff) === 0) checkpoint();
+  const xyOut: number[] = [];
+  const partsOut: number[] = [];
+  const polygonsOut: number[] = [];
+  for (let polygon = 0; polygon < polygonCount; polygon++) {
+    polygonsOut.push(partsOut.length);
+    const mark = marks[polygon];
+    if (mark) {
+      // The whole real pixels the box touches, in CSS pixels; a box on a pixel edge touches the pixel it starts in.
+      const left = Math.floor(mark.xmin) / pixelRatio;
+      const top = Math.floor(mark.ymin) / pixelRatio;
+      const right = (Math.floor(mark.xmax) + 1) / pixelRatio;
+      const bottom = (Math.floor(mark.ymax) + 1) / pixelRatio;
+      partsOut.push(xyOut.length / 2);
+      xyOut.push(left, top, right, top, right, bottom, left, bottom, left, top);
+      continue;
+    }
+    for (let ring = polygons[polygon]; ring < polygons[polygon + 1]; ring++) {
+      partsOut.push(xyOut.length / 2);
+      for (let i = 2 * parts[ring]; i < 2 * parts[ring + 1]; i++) xyOut.push(xy[i]);
+    }
   }
-  return keepMarked(shape, kept);
-}
-
-function total(shapes: readonly Shape[]): number {
-  return shapes.reduce((sum, shape) => sum + vertexCount(shape), 0);
+  polygonsOut.push(partsOut.length);
+  partsOut.push(xyOut.length / 2);
+  return polygonsShape(Float64Array.from(xyOut), Uint32Array.from(partsOut), Uint32Array.from(polygonsOut));
 }

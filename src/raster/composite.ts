@@ -68,19 +68,22 @@ export function layOver(top: Uint8Array, bottom: Uint8Array): Uint8Array {
   return bottom;
 }
 
-/** One premultiplied pixel over another (little-endian words: R in the low byte, A in the high). */
-function over(source: number, destination: number, sourceAlpha: number): number {
+/**
+ * One premultiplied pixel over another (little-endian words: R in the low byte, A in the
+ * high), as tiny-skia blends: each channel of `destination` times 255 - `sourceAlpha`,
+ * divided by 255 rounded, plus the source's. Red and blue, then green and alpha, are
+ * worked two at a time in one number (neither product reaches 2^16 a lane); a premultiplied
+ * source never carries into the next channel.
+ */
+export function over(source: number, destination: number, sourceAlpha: number): number {
   const keep = 255 - sourceAlpha;
-  let result = 0;
-  for (let shift = 0; shift < 32; shift += 8) {
-    const channel = ((source >>> shift) & 0xff) + div255(((destination >>> shift) & 0xff) * keep);
-    result |= Math.min(255, channel) << shift;
-  }
-  return result >>> 0;
+  const redBlue = div255Lanes((destination & 0x00ff00ff) * keep);
+  const greenAlpha = div255Lanes(((destination >>> 8) & 0x00ff00ff) * keep);
+  return (source + ((redBlue | (greenAlpha << 8)) >>> 0)) >>> 0;
 }
 
-/** Rounded division by 255, as tiny-skia does it. */
-function div255(value: number): number {
-  const v = value + 128;
-  return (v + (v >>> 8)) >>> 8;
+/** Rounded division by 255 of two 16-bit lanes at once, as tiny-skia divides one. */
+function div255Lanes(lanes: number): number {
+  const v = lanes + 0x00800080;
+  return ((v + ((v >>> 8) & 0x00ff00ff)) >>> 8) & 0x00ff00ff;
 }

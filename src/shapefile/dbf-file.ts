@@ -15,12 +15,16 @@ import {
   type AttributeValue,
 } from './dbf.ts';
 import { dbfEncoding, decoderFor } from './encoding.ts';
-import { BytesNotHeld, type ShapefilePart } from './byte-reader.ts';
+import { BytesNotHeld, readingEach, type ShapefilePart } from './byte-reader.ts';
+import { mergedRuns } from './merged-runs.ts';
 import { readSideFile } from './positional-read.ts';
 
 export interface DbfFile {
-  /** Whether row `row` is marked deleted, from one byte; false past the last row. */
-  isDeleted(row: number): boolean;
+  /**
+   * Whether each of `rows` (ascending) is marked deleted, 1 or 0, from its first byte, the
+   * flags of nearby rows read together (merged-runs.ts); 0 past the last row.
+   */
+  deletedAmong(rows: readonly number[]): Uint8Array;
   /** isDeleted for rows asked in ascending order, as a walk asks: the flags are read in chunks of rows. */
   deletedRows(): (row: number) => boolean;
   /** Row `row` decoded; undefined when it is marked deleted. */
@@ -37,7 +41,7 @@ export interface DbfFile {
 
 /** What a shapefile without a `.dbf` reads as: no row deleted, no attributes. */
 export const WITHOUT_DBF: DbfFile = {
-  isDeleted: () => false,
+  deletedAmong: (rows) => new Uint8Array(rows.length),
   deletedRows: () => () => false,
   attributes: () => ({}),
   fields: [],
@@ -48,6 +52,8 @@ export const WITHOUT_DBF: DbfFile = {
 
 /** Rows are read in chunks of about this many bytes, for deletion flags and for scans. */
 const CHUNK_BYTES = 1 << 20;
+/** The deletion flags of listed rows are read through gaps of up to this many bytes, in runs of up to CHUNK_BYTES. */
+const FLAG_RUN_LIMITS = { maxGap: 64 << 10, maxSpan: CHUNK_BYTES };
 
 /**
  * Reads the header of `dbf`, decoding its text as `cpg` says; `onProblem` is told of a
@@ -84,7 +90,16 @@ function readDbfHeader({ bytes: dbf, file }: ShapefilePart, cpg: ShapefilePart |
   const { recordCount, rowBytes } = header;
   const rowOffset = (row: number) => header.headerBytes + row * rowBytes;
   return {
-    isDeleted: (row) => row < recordCount && dbf.readAt(rowOffset(row), 1)[0] === DELETED,
+    deletedAmong(rows) {
+      const flags = rows.filter((row) => row < recordCount).map((row) => ({ offset: rowOffset(row), length: 1 }));
+      const runs = mergedRuns(flags, FLAG_RUN_LIMITS);
+      const reads = readingEach(runs, (run) => dbf.readAt(run.offset, run.length));
+      const deleted = new Uint8Array(rows.length);
+      runs.forEach((run, i) => {
+        for (let flag = run.first; flag < run.end; flag++) deleted[flag] = reads[i][flags[flag].offset - run.offset] === DELETED ? 1 : 0;
+      });
+      return deleted;
+    },
     deletedRows() {
       const rowsPerChunk = Math.max(1, Math.floor(CHUNK_BYTES / rowBytes));
       let chunk: Uint8Array = new Uint8Array(0);

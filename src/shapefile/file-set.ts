@@ -78,24 +78,33 @@ export interface OpenShapefile {
   readonly problems: string[];
   /** Which version of the files on disk this is (device, inode, size, modification of each): equal when reopened unchanged. */
   readonly version: string;
-  /**
-   * The most vertices record `fid` can hold, from its length in the index alone (no
-   * `.shp` read): what a request's budget is checked against before any decoding.
+  /*
+   * The next three take records `fids` (ascending, no repeats) and read what they need of
+   * nearby records together.
    */
-  vertexBound(fid: number): number;
-  /** Whether record `fid` has something to draw (not a null shape, not without points), from its first bytes. */
-  drawsGeometry(fid: number): boolean;
   /**
-   * The most separate pieces record `fid` can be drawn as (parts, rings, a multipoint's
+   * The most vertices each record can hold, from its length in the index alone (no `.shp`
+   * read): what a request's budget is checked against before any decoding.
+   */
+  vertexBounds(fids: readonly number[]): Float64Array;
+  /** Whether each record has something to draw (not a null shape, not without points), 1 or 0, from its first bytes. */
+  drawable(fids: readonly number[]): Uint8Array;
+  /**
+   * The most separate pieces each record can be drawn as (parts, rings, a multipoint's
    * points; one for a point), from its first bytes and its length, before it is decoded:
    * what a request's hot spots are counted against.
    */
-  partBound(fid: number): number;
+  partBounds(fids: readonly number[]): Float64Array;
   /**
    * Record `fid` decoded (null for a Null shape); NotFoundError past the last record or
    * when its `.dbf` row is marked deleted.
    */
   readShape(fid: number, options: ReadShapeOptions): Shape | null;
+  /**
+   * readShape for each of `fids` (ascending, no repeats), the records and deletion flags not
+   * in the feature cache read in merged runs: what a picture of many features reads.
+   */
+  readShapes(fids: readonly number[], options: ReadShapeOptions): (Shape | null)[];
   /** Every record in id order but those whose `.dbf` row is marked deleted, read in large chunks. */
   walk(checkpoint: Checkpoint): Generator<RawRecord>;
   /** The `.dbf` row of feature `fid`, decoded with the file's encoding; NotFoundError when deleted. */
@@ -114,6 +123,9 @@ export interface OpenShapefile {
 }
 
 export const FILE_KINDS = ['shp', 'shx', 'dbf', 'prj', 'cpg'] as const;
+
+/** Decoding many records looks for cancellation every 1,024 records (a record's own decoding looks too). */
+const DECODES_PER_CHECKPOINT_MASK = 1023;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 /**
@@ -196,6 +208,43 @@ export function shapefileLayer(
   const deletedFeature = (fid: number) =>
     new NotFoundError(`Feature ${fid} of shapefile '${name}' is deleted: its .dbf row is marked deleted.`);
 
+  function readShapes(fids: readonly number[], options: ReadShapeOptions): (Shape | null)[] {
+    for (const fid of fids) checkFid(fid);
+    if (shapeType === ShapeType.MultiPatch) {
+      throw new BadRequestError(`Shapefile '${name}' has shape type MultiPatch, which shapeshot cannot draw.`);
+    }
+    const shapes: (Shape | null)[] = new Array(fids.length);
+    const unread: number[] = [];
+    const places: number[] = [];
+    fids.forEach((fid, place) => {
+      const cached = options.useCache ? cache?.get(versionKey, fid) : undefined;
+      if (cached !== undefined) shapes[place] = cached;
+      else {
+        unread.push(fid);
+        places.push(place);
+      }
+    });
+    let deleted: Uint8Array;
+    try {
+      deleted = dbf.deletedAmong(unread);
+    } catch (error) {
+      // A remote file's rows and records are fetched together, in one round trip.
+      throw alsoWanted(error, () => shp.readRecords(index, unread));
+    }
+    const firstDeleted = deleted.indexOf(1);
+    if (firstDeleted >= 0) throw deletedFeature(unread[firstDeleted]);
+    const records = shp.readRecords(index, unread);
+    options.lap?.('read');
+    records.forEach(({ content, tooShort }, i) => {
+      if ((i & DECODES_PER_CHECKPOINT_MASK) === 0) options.checkpoint();
+      const shape = decodeRecord(content, recordType, unread[i], shp.file, { ...options, tooShort });
+      if (options.useCache) cache?.set(versionKey, unread[i], shape);
+      shapes[places[i]] = shape;
+    });
+    options.lap?.('decode');
+    return shapes;
+  }
+
   return {
     name,
     shapeType,
@@ -204,43 +253,26 @@ export function shapefileLayer(
     crs,
     problems,
     version: versionKey,
-    vertexBound(fid) {
-      checkFid(fid);
-      return maxVertices(recordType, index.locate(fid).contentBytes);
+    vertexBounds(fids) {
+      for (const fid of fids) checkFid(fid);
+      return Float64Array.from(index.locateAll(fids), ({ contentBytes }) => maxVertices(recordType, contentBytes));
     },
-    drawsGeometry(fid) {
-      checkFid(fid);
-      return drawsGeometry(shp.recordStart(index, fid, RECORD_COUNTS_BYTES));
+    drawable(fids) {
+      for (const fid of fids) checkFid(fid);
+      return Uint8Array.from(shp.recordStarts(index, fids, RECORD_COUNTS_BYTES), (head) => (drawsGeometry(head) ? 1 : 0));
     },
-    partBound(fid) {
-      checkFid(fid);
-      const head = shp.recordStart(index, fid, RECORD_COUNTS_BYTES);
-      // A record cannot hold more pieces than vertices, whatever its counts claim.
-      const { partCount } = recordFacts(new DataView(head.buffer, head.byteOffset, head.byteLength));
-      return Math.min(partCount, maxVertices(recordType, index.locate(fid).contentBytes));
+    partBounds(fids) {
+      for (const fid of fids) checkFid(fid);
+      const heads = shp.recordStarts(index, fids, RECORD_COUNTS_BYTES);
+      const vertexBounds = index.locateAll(fids);
+      return Float64Array.from(heads, (head, i) => {
+        // A record cannot hold more pieces than vertices, whatever its counts claim.
+        const { partCount } = recordFacts(new DataView(head.buffer, head.byteOffset, head.byteLength));
+        return Math.min(partCount, maxVertices(recordType, vertexBounds[i].contentBytes));
+      });
     },
-    readShape(fid, options) {
-      checkFid(fid);
-      if (shapeType === ShapeType.MultiPatch) {
-        throw new BadRequestError(`Shapefile '${name}' has shape type MultiPatch, which shapeshot cannot draw.`);
-      }
-      const cached = options.useCache ? cache?.get(versionKey, fid) : undefined;
-      if (cached !== undefined) return cached;
-      let deleted: boolean;
-      try {
-        deleted = dbf.isDeleted(fid);
-      } catch (error) {
-        // A remote file's row and record are fetched together, in one round trip.
-        throw alsoWanted(error, () => shp.readRecord(index, fid));
-      }
-      if (deleted) throw deletedFeature(fid);
-      const { content, tooShort } = shp.readRecord(index, fid);
-      options.lap?.('read');
-      const shape = decodeRecord(content, recordType, fid, shp.file, { ...options, tooShort });
-      options.lap?.('decode');
-      if (options.useCache) cache?.set(versionKey, fid, shape);
-      return shape;
-    },
+    readShape: (fid, options) => readShapes([fid], options)[0],
+    readShapes,
     *walk(walkCheckpoint) {
       const deleted = dbf.deletedRows();
       for (const record of shp.records(index.locations(walkCheckpoint), walkCheckpoint)) {

@@ -11,7 +11,8 @@
  */
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
-import type { ByteReader, ShapefilePart } from './byte-reader.ts';
+import { readingEach, type ByteReader, type ShapefilePart } from './byte-reader.ts';
+import { mergedRuns, type ByteRange } from './merged-runs.ts';
 import { HEADER_BYTES, parseMainHeader, type MainHeader } from './shp-header.ts';
 import { delimitRecord, recordFacts, RECORD_HEADER_BYTES, type DecodeOptions, type RecordFacts } from './shp-record.ts';
 import { checkedLocation, type IndexedLayer, type RecordIndex } from './shx-file.ts';
@@ -36,8 +37,17 @@ export interface ShpFile {
   readonly header: MainHeader;
   /** Record `fid`, delimited by `index` as GDAL delimits it: one read. */
   readRecord(index: RecordIndex, fid: number): ShpRecord;
-  /** The first `bytes` of record `fid`'s content (fewer when it is shorter): one small read. */
-  recordStart(index: RecordIndex, fid: number, bytes: number): Uint8Array;
+  /**
+   * Records `fids` (ascending, no repeats), each delimited as readRecord delimits it, read in
+   * merged runs (merged-runs.ts): what a picture of many features reads. A remote file's
+   * missing runs are all asked for at once.
+   */
+  readRecords(index: RecordIndex, fids: readonly number[]): ShpRecord[];
+  /**
+   * The first `bytes` of the content of each of records `fids` (ascending, no repeats; fewer
+   * bytes when a record is shorter), those of nearby records read together.
+   */
+  recordStarts(index: RecordIndex, fids: readonly number[], bytes: number): Uint8Array[];
   /**
    * The records at `locations` (in id order), each delimited as GDAL delimits it. Records
    * that follow one another in the file are read in large chunks; a record out of file
@@ -52,24 +62,48 @@ export interface ShpFile {
 }
 
 const SCAN_CHUNK_BYTES = 4 << 20;
+/**
+ * Records of a list are read through gaps of up to this many bytes (a read costs more than
+ * 64 KiB of bytes from a local disk or a round trip away), in runs of up to SCAN_CHUNK_BYTES.
+ */
+const RUN_LIMITS = { maxGap: 64 << 10, maxSpan: SCAN_CHUNK_BYTES };
 const WALK_CHUNK_BYTES = 1 << 20;
 
 /** Reads the header of the `.shp`; its records are read when asked for. */
 export function openShp({ bytes: shp, file }: ShapefilePart): ShpFile {
   const shpBytes = shp.size;
   const header = parseMainHeader(shp.readAt(0, HEADER_BYTES), file);
+  /** The bytes of each of `ranges`, read in merged runs; a remote file's missing runs all asked for at once. */
+  const readRuns = (ranges: readonly ByteRange[]): Uint8Array[] => {
+    const runs = mergedRuns(ranges, RUN_LIMITS);
+    const reads = readingEach(runs, (run) => shp.readAt(run.offset, run.length));
+    return runs.flatMap((run, i) =>
+      ranges.slice(run.first, run.end).map(({ offset, length }) => reads[i].subarray(offset - run.offset, offset - run.offset + length)),
+    );
+  };
+  /** A record's content as `read` holds it, and whom to blame when it is shorter than its counts need. */
+  const delimited = (index: RecordIndex, fid: number, location: RecordLocation, read: Uint8Array): ShpRecord => {
+    const { content, ownBytes } = delimitRecord(read, location, fid, file, shpBytes);
+    return { content, tooShort: ownBytes > content.byteLength ? shortenedByIndex(index.file, fid, location, ownBytes) : undefined };
+  };
   return {
     file,
     header,
-    recordStart(index, fid, bytes) {
-      const location = index.locate(fid);
-      return shp.readAt(location.offset + RECORD_HEADER_BYTES, Math.min(bytes, location.contentBytes));
+    recordStarts(index, fids, bytes) {
+      const ranges = index.locateAll(fids).map((location) => ({
+        offset: location.offset + RECORD_HEADER_BYTES,
+        length: Math.min(bytes, location.contentBytes),
+      }));
+      return readRuns(ranges);
     },
     readRecord(index, fid) {
       const location = index.locate(fid);
-      const read = shp.readAt(location.offset, RECORD_HEADER_BYTES + location.contentBytes);
-      const { content, ownBytes } = delimitRecord(read, location, fid, file, shpBytes);
-      return { content, tooShort: ownBytes > content.byteLength ? shortenedByIndex(index.file, fid, location, ownBytes) : undefined };
+      return delimited(index, fid, location, shp.readAt(location.offset, RECORD_HEADER_BYTES + location.contentBytes));
+    },
+    readRecords(index, fids) {
+      const locations = index.locateAll(fids);
+      const reads = readRuns(locations.map(({ offset, contentBytes }) => ({ offset, length: RECORD_HEADER_BYTES + contentBytes })));
+      return fids.map((fid, i) => delimited(index, fid, locations[i], reads[i]));
     },
     *records(locations, checkpoint) {
       let chunk: Uint8Array = new Uint8Array(0);
@@ -164,6 +198,7 @@ function walkIndex(shp: ByteReader, shpBytes: number, header: MainHeader, file: 
     fault,
     file,
     locate,
+    locateAll: (fids) => fids.map(locate),
     *locations() {
       for (let fid = 0; fid < count; fid++) yield { fid, ...locate(fid) };
     },

@@ -9,7 +9,8 @@
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { BBox } from '../geometry/types.ts';
-import type { ByteReader, ShapefilePart } from './byte-reader.ts';
+import { readingEach, type ByteReader, type ShapefilePart } from './byte-reader.ts';
+import { mergedRuns } from './merged-runs.ts';
 import { HEADER_BYTES, parseMainHeader, shapeTypeName, type MainHeader } from './shp-header.ts';
 import { baseShapeType, hasZ } from './shp-record.ts';
 import type { RecordLocation } from './types.ts';
@@ -22,6 +23,8 @@ export interface RecordIndex {
   readonly file: string;
   /** Where record `fid` (below `count`) lies; DamagedShapefileError when that cannot be right. */
   locate(fid: number): RecordLocation;
+  /** locate() for each of `fids` (ascending, below `count`), the entries of nearby records read together. */
+  locateAll(fids: readonly number[]): RecordLocation[];
   /** Every record's location in id order, the `.shx` read in large chunks. */
   locations(checkpoint: Checkpoint): Generator<RecordLocation & { fid: number }>;
 }
@@ -41,6 +44,8 @@ export interface IndexedLayer {
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 const ENTRY_BYTES = 8;
 const ENTRY_CHUNK = 64 * 1024;
+/** Entries of listed records are read through gaps of up to 64 KiB, in runs of up to ENTRY_CHUNK entries. */
+const ENTRY_RUN_LIMITS = { maxGap: 64 << 10, maxSpan: ENTRY_BYTES * ENTRY_CHUNK };
 /** shapelib refuses a `.shx` whose header counts more records than this. */
 const MAX_RECORDS = 256_000_000;
 /** From this many records on, shapelib trusts the `.shx` size over its header's count. */
@@ -87,6 +92,17 @@ function shxIndex(shx: ByteReader, header: MainHeader, file: string): RecordInde
       const entry = shx.readAt(HEADER_BYTES + ENTRY_BYTES * fid, ENTRY_BYTES);
       if (entry.length < ENTRY_BYTES) throw new DamagedShapefileError(file, `the entry of record ${fid} is cut off.`);
       return entryAt(fid, entry, 0);
+    },
+    locateAll(fids) {
+      const runs = mergedRuns(fids.map((fid) => ({ offset: HEADER_BYTES + ENTRY_BYTES * fid, length: ENTRY_BYTES })), ENTRY_RUN_LIMITS);
+      const reads = readingEach(runs, (run) => shx.readAt(run.offset, run.length));
+      return runs.flatMap((run, i) =>
+        fids.slice(run.first, run.end).map((fid) => {
+          const at = HEADER_BYTES + ENTRY_BYTES * fid - run.offset;
+          if (at + ENTRY_BYTES > reads[i].length) throw new DamagedShapefileError(file, `the entry of record ${fid} is cut off.`);
+          return entryAt(fid, reads[i], at);
+        }),
+      );
     },
     *locations(checkpoint) {
       for (let first = 0; first < count; first += ENTRY_CHUNK) {

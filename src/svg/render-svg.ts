@@ -23,12 +23,17 @@ export interface SvgImage {
  * symbols and the grid keep their CSS widths (format=svg answers with this very document).
  */
 export function renderSvg({ width, height, style, shapes, pixelRatio, paints, overlay }: SvgImage): string {
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+  return svgDocument(
+    width,
+    height,
     backgroundSvg(style.background, width, height) +
-    (style.grid ? gridSvg(style.grid, width, height) : '') +
-    featuresSvg(shapes, style, pixelRatio, paints) +
-    (overlay ?? '') +
-    '</svg>'
+      (style.grid ? gridSvg(style.grid, width, height) : '') +
+      featuresSvg(shapes, style, pixelRatio, paints) +
+      (overlay ?? ''),
   );
+}
+
+/** An SVG document of `width` × `height` CSS pixels holding `content`. */
+export function svgDocument(width: number, height: number, content: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${content}</svg>`;
 }

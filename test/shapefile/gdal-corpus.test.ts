@@ -221,7 +221,7 @@ async function checkRecord({ file, fid, expected }: FeatureCase): Promise<void> 
       expect(shape).not.toBeNull();
       expect(childrenOf(shape!)).toEqual(geometry.children);
       expect(bboxArray(shape!)).toEqual(geometry.bbox);
-      expect(open.vertexBound(fid)).toBeGreaterThanOrEqual(vertexCount(shape!));
+      expect(open.vertexBounds([fid])[0]).toBeGreaterThanOrEqual(vertexCount(shape!));
       break;
     }
     case 'no geometry':
