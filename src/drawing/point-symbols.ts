@@ -79,13 +79,12 @@ function symbolStamp(rasterizer: Rasterizer, style: DrawStyle, paint: FeaturePai
   const realPaint = paint && { ...paint, ...(paint.lineWidth === undefined ? {} : { lineWidth: paint.lineWidth * pixelRatio }) };
   const reach = realStyle.pointRadius + Math.max(realStyle.lineWidth, realPaint?.lineWidth ?? 0) / 2;
   const { origin, size } = stampFrame(reach);
-  const symbol = featuresSvg([pointsShape(Float64Array.of(0, 0))], realStyle, 1, [realPaint]);
   const phases: Uint32Array[] = [];
   for (let j = 0; j < STAMP_PHASES; j++) {
     for (let i = 0; i < STAMP_PHASES; i++) {
-      // A translation, not shifted coordinates: the path's coordinates are written to a tenth of a pixel.
-      const at = `${origin + i / STAMP_PHASES},${origin + j / STAMP_PHASES}`;
-      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><g transform="translate(${at})">${symbol}</g></svg>`;
+      const centre = pointsShape(Float64Array.of(origin + i / STAMP_PHASES, origin + j / STAMP_PHASES));
+      // Written to the hundredth of a pixel (the precision of a picture at ten times the scale): quarters are exact.
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">${featuresSvg([centre], realStyle, 10, [realPaint])}</svg>`;
       phases.push(pixelWords(rasterizer.render(svg, { loadSystemFonts: false }).pixels));
     }
   }

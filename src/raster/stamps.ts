@@ -25,8 +25,8 @@ export interface Stamp {
 
 /** The whole-pixel origin and the side a stamp needs for a symbol reaching `reach` real pixels from its centre. */
 export function stampFrame(reach: number): { origin: number; size: number } {
-  // A pixel of anti-aliasing beyond the reach, and the phase's shift of up to a pixel.
-  const origin = Math.ceil(reach) + 1;
+  // Anti-aliasing reaches a pixel beyond the symbol; resvg draws a shape that nears its canvas edge differently, so two.
+  const origin = Math.ceil(reach) + 2;
   return { origin, size: 2 * origin + 2 };
 }
 
