@@ -1,3 +1,4 @@
+import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { packedBuffers, packShapes, unpackShapes } from '../../src/geometry/packed-shapes.ts';
 import { linesShape, pointsShape, polygonsShape, type Shape } from '../../src/geometry/shape.ts';
@@ -21,7 +22,7 @@ describe('packed shapes', () => {
     const packed = packShapes(many);
     expect(packedBuffers(packed)).toHaveLength(5);
     const { port1, port2 } = new MessageChannel();
-    const arrived = new Promise<typeof packed>((resolve) => port2.once('message', resolve));
+    const arrived = new Promise<typeof packed>((resolve) => port2.once('message', (message) => resolve(message as typeof packed)));
     port1.postMessage(packed, packedBuffers(packed));
     const unpacked = unpackShapes(await arrived);
     port1.close();
