@@ -1,5 +1,5 @@
 /**
- * Every feature in view is drawn (docs/drawing.md): a polygon smaller than a pixel paints
+ * Every feature in view is drawn (docs/api.md, "How features are drawn"): a polygon smaller than a pixel paints
  * the pixels it touches, however many there are; points are stamped, and a stamp draws what
  * resvg draws of the same symbol.
  */
