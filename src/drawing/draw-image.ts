@@ -8,7 +8,7 @@ import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import { BadRequestError } from '../errors.ts';
 import { simplifyShape } from '../geometry/simplify.ts';
 import { shapesBBox } from '../geometry/shape.ts';
-import { refsOf, type FeatureList } from '../params/fid.ts';
+import { listLength, refsOf, type FeatureList } from '../params/fid.ts';
 import type { Format } from '../params/fields.ts';
 import { toDrawingSpace } from '../projection/drawing-space.ts';
 import { fitExtent } from '../projection/fit.ts';
@@ -27,6 +27,7 @@ import { pixelShapes } from './pixel-shapes.ts';
 import { drawnImage, type DrawnImage } from './drawn-image.ts';
 import { classByFeature, featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { pictureOverlay } from './picture-overlay.ts';
+import { checkDrawnShapes } from './picture-budget.ts';
 import { withClasses } from '../hotspots/classes.ts';
 
 export interface ImageLimits extends HotSpotLimits {
@@ -112,6 +113,8 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
       ),
     );
     if (job.includeHotSpots) checkHotSpotBudget(listedHotSpotBound(shapefile, requestRefs), attributes, limits, FEWER_IMAGE_FEATURES);
+    // Each image draws at most the request's features, and one draws them all when singleImage=1.
+    checkDrawnShapes(listLength(job.refs), shapefile.shapeType);
   }
   lap('budget');
   const features = readFeatures(shapefile, refsOf(job.refs), { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });

@@ -16,6 +16,7 @@ import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext } from '../job-context/context.ts';
 import { checkVertexBound, readFeatures } from '../job-context/listed-features.ts';
 import { checkHotSpotBudget, listedHotSpotBound } from './hot-spot-budget.ts';
+import { checkDrawnShapes } from './picture-budget.ts';
 import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
 import { FEWER_MAP_FEATURES, tooManyFeatures, tooManyVertices, type MapLimits } from './map-budget.ts';
 
@@ -75,6 +76,7 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   const refs = refsOf(job.refs);
   if (refs.length > limits.maxMapFeatures) throw tooManyFeatures(refs.length, limits.maxMapFeatures);
   checkVertexBound(shapefile, refs, limits.maxMapVertices, (count) => tooManyVertices(count, limits.maxMapVertices));
+  checkDrawnShapes(refs.length, shapefile.shapeType);
   if (job.includeHotSpots) {
     const attributes = hotSpotAttributes(job, () => shapefile);
     checkHotSpotBudget(listedHotSpotBound(shapefile, refs), attributes, limits, FEWER_MAP_FEATURES);

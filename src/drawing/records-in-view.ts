@@ -13,6 +13,7 @@ import type { BBox } from '../geometry/types.ts';
 import { mercatorBoxToFile } from '../map/reproject.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import { checkHotSpotBudget } from './hot-spot-budget.ts';
+import { checkDrawnShapes } from './picture-budget.ts';
 import { hotSpotAttributes, type HotSpotRequest } from './image-hot-spots.ts';
 import { FEWER_MAP_FEATURES, tooManyFeatures, tooManyVertices, type MapLimits } from './map-budget.ts';
 
@@ -59,6 +60,7 @@ export function recordsInView(shapefile: OpenShapefile, job: InViewQuery, checkp
     if (selected.length > limits.maxMapFeatures) throw tooManyFeatures(selected.length, limits.maxMapFeatures);
   }
   if (vertices > limits.maxMapVertices) throw tooManyVertices(vertices, limits.maxMapVertices);
+  checkDrawnShapes(selected.length, shapefile.shapeType);
   if (job.includeHotSpots) checkHotSpotBudget(parts, hotSpotAttributes(job, () => shapefile), limits, FEWER_MAP_FEATURES);
   return Uint32Array.from(selected);
 }

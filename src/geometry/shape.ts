@@ -27,9 +27,16 @@ export interface Shape {
 
 const NO_POLYGONS = new Uint32Array(0);
 
+/** The parts of a single point, and the polygons of a single ring: shared, as a layer holds millions of them (never written to). */
+const ONE_PART = Uint32Array.of(0, 1);
+export const ONE_POLYGON = ONE_PART;
+
 export function pointsShape(xy: Float64Array): Shape {
   const count = xy.length / 2;
-  return { kind: 'points', xy, parts: Uint32Array.from({ length: count + 1 }, (_, i) => i), polygons: NO_POLYGONS };
+  if (count === 1) return { kind: 'points', xy, parts: ONE_PART, polygons: NO_POLYGONS };
+  const parts = new Uint32Array(count + 1);
+  for (let i = 0; i <= count; i++) parts[i] = i;
+  return { kind: 'points', xy, parts, polygons: NO_POLYGONS };
 }
 
 export function linesShape(xy: Float64Array, parts: Uint32Array): Shape {

@@ -235,9 +235,10 @@ export function shapefileLayer(
     if (firstDeleted >= 0) throw deletedFeature(unread[firstDeleted]);
     const records = shp.readRecords(index, unread);
     options.lap?.('read');
+    const decoding = { maxRings: options.maxRings, checkpoint: options.checkpoint };
     records.forEach(({ content, tooShort }, i) => {
       if ((i & DECODES_PER_CHECKPOINT_MASK) === 0) options.checkpoint();
-      const shape = decodeRecord(content, recordType, unread[i], shp.file, { ...options, tooShort });
+      const shape = decodeRecord(content, recordType, unread[i], shp.file, tooShort ? { ...decoding, tooShort } : decoding);
       if (options.useCache) cache?.set(versionKey, unread[i], shape);
       shapes[places[i]] = shape;
     });

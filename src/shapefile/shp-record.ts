@@ -13,7 +13,7 @@
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
 import { assembleRings } from '../geometry/rings/index.ts';
 import { STEPS_PER_CHECKPOINT, type Checkpoint } from '../cancellation/checkpoint.ts';
-import { linesShape, pointsShape, polygonsShape, type Shape } from '../geometry/shape.ts';
+import { linesShape, ONE_POLYGON, pointsShape, polygonsShape, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { shapeTypeName } from './shp-header.ts';
 import { ShapeType, type RecordLocation } from './types.ts';
@@ -391,7 +391,7 @@ function withinAssemblyBudget(vertices: number, fid: number, checkpoint: Checkpo
 /** The rings regrouped polygon by polygon, in the order GDAL/OGR gives them. */
 function organizedPolygons(xy: Float64Array, rings: Uint32Array, fid: number, checkpoint: Checkpoint): Shape {
   const ringCount = rings.length - 1;
-  if (ringCount === 1) return polygonsShape(xy, rings, Uint32Array.of(0, 1));
+  if (ringCount === 1) return polygonsShape(xy, rings, ONE_POLYGON);
   const { order, polygonStarts } = assembleRings(xy, rings, withinAssemblyBudget(xy.length / 2, fid, checkpoint));
   const vertices = order.reduce((sum, ring) => sum + rings[ring + 1] - rings[ring], 0);
   const ordered = new Float64Array(2 * vertices);

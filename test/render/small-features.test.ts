@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stampedPixels } from '../../src/drawing/point-symbols.ts';
+import { checkDrawnShapes } from '../../src/drawing/picture-budget.ts';
+import { BadRequestError } from '../../src/errors.ts';
+import { ShapeType } from '../../src/shapefile/types.ts';
 import { pointsShape, polygonsShape, type Shape } from '../../src/geometry/shape.ts';
 import type { PixelTransform } from '../../src/projection/fit.ts';
 import { toPixels } from '../../src/projection/pixels.ts';
@@ -116,4 +119,14 @@ describe('points stamped', () => {
       expect(Math.max(...byResvg.map((channel, i) => Math.abs(channel - stamped[i])))).toBeLessThanOrEqual(128);
     });
   }
+});
+
+describe('what one picture can draw', () => {
+  it('is at most 500,000 lines or polygons, whatever the limits allow (resvg parses about a million elements), and points without bound', () => {
+    expect(() => checkDrawnShapes(500_000, ShapeType.PolygonZ)).not.toThrow();
+    expect(() => checkDrawnShapes(500_001, ShapeType.Polygon)).toThrow(BadRequestError);
+    expect(() => checkDrawnShapes(500_001, ShapeType.PolyLineM)).toThrow(/at most 500000 can be drawn in one picture/);
+    expect(() => checkDrawnShapes(5_000_000, ShapeType.Point)).not.toThrow();
+    expect(() => checkDrawnShapes(5_000_000, ShapeType.MultiPointZ)).not.toThrow();
+  });
 });
