@@ -1,13 +1,14 @@
 /**
  * Classifies the values of one field (decisions.md, "Thematic styling"): the statistics are
- * simple-statistics', over the values sorted once, so the same values give the same breaks on
- * every machine whatever order they came in (ETags depend on it). Memory stays bounded by the
- * values themselves: numbers go into one Float64Array, categories into a Map of at most
- * maxCategories entries, then only counts.
+ * simple-statistics', but for jenks' natural breaks (jenks.ts), over the values sorted once,
+ * so the same values give the same breaks on every machine whatever order they came in (ETags
+ * depend on it). Memory stays bounded by the values themselves: numbers go into one
+ * Float64Array, categories into a Map of at most maxCategories entries, then only counts.
  */
-import { ckmeans, equalIntervalBreaks, quantileSorted } from 'simple-statistics';
+import { equalIntervalBreaks, quantileSorted } from 'simple-statistics';
 import type { AttributeValue } from '../shapefile/dbf.ts';
 import type { CategoryClasses, NumericClasses } from './classification.ts';
+import { jenksBreaks } from './jenks.ts';
 import type { ClassifyMethod } from './methods.ts';
 
 export interface ClassifyOptions {
@@ -19,13 +20,6 @@ export interface ClassifyOptions {
   /** The most categories before the rest share "other". */
   maxCategories: number;
 }
-
-/**
- * Ckmeans fills two matrices of classes × values: past this many values it clusters that
- * many values taken at evenly spaced ranks of the sorted values (the smallest and largest
- * included), which keeps it near 100 ms and 10 MB and still the same on every machine.
- */
-export const JENKS_MAX_VALUES = 50_000;
 
 /** The classes of `values` (one per feature; null where it has none) by `options.method`. */
 export function classifyValues(values: Iterable<AttributeValue>, options: ClassifyOptions): NumericClasses | CategoryClasses {
@@ -107,22 +101,9 @@ function methodBreaks(sorted: Float64Array, method: NumericClasses['method'], cl
       const asArray = sorted as unknown as number[];
       return [...Array.from({ length: classes - 1 }, (_, i) => quantileSorted(asArray, (i + 1) / classes)), max];
     }
-    case 'jenks': {
-      const clusters = ckmeans(jenksInput(sorted), classes);
-      const breaks = clusters.map((cluster) => cluster[cluster.length - 1]);
-      breaks[breaks.length - 1] = max;
-      return breaks;
-    }
+    case 'jenks':
+      return jenksBreaks(sorted, classes);
   }
-}
-
-/** The values ckmeans clusters: all of them, or JENKS_MAX_VALUES of them at evenly spaced ranks. */
-function jenksInput(sorted: Float64Array): number[] {
-  const n = sorted.length;
-  if (n <= JENKS_MAX_VALUES) return Array.from(sorted);
-  const last = JENKS_MAX_VALUES - 1;
-  // Integer arithmetic (at most 5e10, exact in a double): the same ranks everywhere.
-  return Array.from({ length: JENKS_MAX_VALUES }, (_, i) => sorted[Math.floor((i * (n - 1)) / last)]);
 }
 
 /** `breaks` with repeated bounds removed (two equal breaks would make an empty class). */
