@@ -16,6 +16,7 @@ import { encodeImage, rasterize } from '../raster/rasterize.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { renderSvg, svgDocument, type SvgImage } from '../svg/render-svg.ts';
 import { stampedPixels, stampsPoints } from './point-symbols.ts';
+import { packShapes } from '../geometry/packed-shapes.ts';
 import type { DrawStyle } from '../svg/style.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { Lap } from '../stages.ts';
@@ -87,6 +88,7 @@ function pictureImage({ rasterizer, compressionLevel, checkpoint, lap }: Drawing
   const stamped = {
     below: renderSvg({ ...picture, shapes: [], overlay: undefined }),
     above: picture.overlay && svgDocument(width, height, picture.overlay),
+    points: packShapes(picture.shapes),
     ...picture,
   };
   const pixels = stampedPixels(rasterizer, stamped, options, checkpoint, lap);

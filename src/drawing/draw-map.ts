@@ -8,10 +8,14 @@ import { basename } from 'node:path';
 import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import type { Basemap, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import { overlaps } from '../geometry/bbox.ts';
-import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
-import { mercatorTransform, reprojectShape, type ToMercator } from '../map/reproject.ts';
+import { mercatorTransform, reprojector, type ToMercator } from '../map/reproject.ts';
+import { mapPacked, packShapes, shapePacker, unpackShapes, type PackedShapes } from '../geometry/packed-shapes.ts';
+import type { Checkpoint } from '../cancellation/checkpoint.ts';
+import { listSubset, refsOf, wholeFeatures } from '../params/fid.ts';
+import { pixelWriter } from '../projection/pixels.ts';
+import { readingEach } from '../shapefile/byte-reader.ts';
 import type { PixelTransform } from '../projection/fit.ts';
 import type { Format } from '../params/fields.ts';
 import { drawOver, layOver } from '../raster/composite.ts';
@@ -30,7 +34,7 @@ import { stampedPixels, stampsPoints } from './point-symbols.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import type { MapLimits } from './map-budget.ts';
-import { unpackFeatures, type ListedFeatures, type MapFeature } from './map-features.ts';
+import type { ListedFeatures } from './map-features.ts';
 import { classByFeature, featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { pictureOverlay } from './picture-overlay.ts';
 import { withClasses } from '../hotspots/classes.ts';
@@ -77,13 +81,16 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   // What the styling names in the file is checked before anything is decoded.
   const styler = job.styling && featureStyler(context.shapefiles.open(job.files, checkpoint), job.styling);
   const inView =
-    'shapes' in job.features
-      ? unpackFeatures(job.features).filter((feature) => overlaps(shapesBBox([feature.shape]), job.visible))
-      : decodeInView(context.shapefiles.open(job.files, checkpoint), job, job.features, checkpoint);
+    'shapes' in job.features ? keepInView(job.features, job.visible) : decodeInView(context.shapefiles.open(job.files, checkpoint), job, job.features, checkpoint);
   lap('features');
-  const shapes = inView.map((feature) => feature.shape);
   const reduction = { pixelRatio, simplifyPixels: SIMPLIFY_PIXELS, checkpoint };
-  const pixels = pixelShapes(shapes, transform, reduction);
+  const points = stampsPoints(inView.shapes);
+  // Points are placed in one pass over their packed vertices, and stamped from there; lines and
+  // polygons are reduced to the pixel one by one, and drawn by resvg.
+  const pointPixels = points ? mapPacked(inView.shapes, pixelWriter(transform)) : undefined;
+  const shapes = once(() => unpackShapes(inView.shapes));
+  const pixels = once(() => (pointPixels ? unpackShapes(pointPixels) : pixelShapes(shapes(), transform, reduction)));
+  if (!points) pixels();
   lap('pixels');
   checkpoint();
   const attributionText = job.basemap.attribution.trim();
@@ -92,13 +99,21 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const composite = tiles.length > 0 && tilesFromCache(tiles);
   // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
   const basemap = composite ? { ...job.basemap, below: { svg: job.basemap.below.svg } } : job.basemap;
-  const featureIds = inView.map((feature) => feature.featureId);
+  const featureIds = Array.from(inView.refs.parents);
   const styled = styler?.(featureIds, checkpoint);
-  const picture = { width, height, pixels, pointRadius: style.pointRadius, maxLabels: job.limits.maxLabels, checkpoint };
-  const overlay = job.styling && styled && pictureOverlay(job.styling, styled, { ...picture, ...(attribution ? { bottomInset: ATTRIBUTION_STRIP_HEIGHT } : {}) });
+  const overlay = job.styling && styled && pictureOverlay(job.styling, styled, {
+    width,
+    height,
+    pixels: pixels(),
+    pointRadius: style.pointRadius,
+    maxLabels: job.limits.maxLabels,
+    checkpoint,
+    ...(attribution ? { bottomInset: ATTRIBUTION_STRIP_HEIGHT } : {}),
+  });
   lap('styling');
-  const mapSvg: MapSvg = { width, height, pixelRatio, basemap, shapes: pixels, style, attribution, paints: styled?.paints, overlay };
-  const canvas = (stampsPoints(pixels) ? stampedMapPixels : mapPixels)(context, mapSvg, composite ? tiles : []);
+  const mapSvg: MapSvg = { width, height, pixelRatio, basemap, shapes: pointPixels ? [] : pixels(), style, attribution, paints: styled?.paints, overlay };
+  const underTiles = composite ? tiles : [];
+  const canvas = pointPixels ? stampedMapPixels(context, mapSvg, pointPixels, underTiles) : mapPixels(context, mapSvg, underTiles);
   checkpoint();
   const real = { width: width * pixelRatio, height: height * pixelRatio };
   let image: Uint8Array;
@@ -109,10 +124,17 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   } else {
     image = encodeImage(canvas, { ...real, compressionLevel: context.compressionLevel }, lap);
   }
-  const plainHotSpots = imageHotSpots(job, { ids: inView, shapes, pixels, transform, reduction, width, height, style }, attributes);
+  const ids = () => refsOf(inView.refs).map((ref) => ({ fid: ref.text, featureId: ref.parent }));
+  const plainHotSpots = job.includeHotSpots ? imageHotSpots(job, { ids: ids(), shapes: shapes(), pixels: pixels(), transform, reduction, width, height, style }, attributes) : null;
   const hotSpots = plainHotSpots && job.styling?.colouring && styled ? withClasses(plainHotSpots, classByFeature(featureIds, styled)) : plainHotSpots;
   lap('hotspots');
   return drawnImage(image, hotSpots, job, lap);
+}
+
+/** `make()`, made on the first call and kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /**
@@ -142,34 +164,51 @@ function mapPixels(context: DrawingContext, picture: MapSvg, tiles: readonly Pla
  * A map of points: the basemap's lower layer as mapPixels() draws it, the points stamped
  * over it (point-symbols.ts), then the basemap's upper layer, labels, legend and attribution.
  */
-function stampedMapPixels(context: DrawingContext, picture: MapSvg, tiles: readonly PlacedImage[]): Uint8Array {
+function stampedMapPixels(context: DrawingContext, picture: MapSvg, points: PackedShapes, tiles: readonly PlacedImage[]): Uint8Array {
   const { width, height, pixelRatio, basemap } = picture;
   const nothing = { shapes: [], overlay: undefined, attribution: undefined };
   const below: MapSvg = { ...picture, ...nothing, basemap: { ...basemap, above: undefined } };
   const { svg: above, fonts } = renderMapSvg({ ...picture, shapes: [], basemap: { ...basemap, below: {} } });
-  const stamped = { below: renderMapSvg(below).svg, above, shapes: picture.shapes, style: picture.style, paints: picture.paints };
+  const stamped = { below: renderMapSvg(below).svg, above, points, style: picture.style, paints: picture.paints };
   const options = { width, height, pixelRatio, fonts };
   return stampedPixels(context.rasterizer, stamped, options, context.checkpoint, context.lap, () => mapPixels(context, below, tiles));
 }
 
 /**
- * The features of a map without `fid` that reach into the view, decoded in file order: the
- * records mapInView() found (and budgeted) before the basemap was drawn, or, when the
- * files changed on disk since, those a new walk finds, budgets and all.
+ * The features of a map without `fid` that reach into the view, decoded in file order and
+ * packed in Web Mercator: the records mapInView() found (and budgeted) before the basemap was
+ * drawn, or, when the files changed on disk since, those a new walk finds, budgets and all.
+ * Read a batch at a time: what a batch decodes lives only until it is packed.
  */
-function decodeInView(shapefile: OpenShapefile, job: MapJob, inView: RecordsInView, checkpoint: Checkpoint): MapFeature[] {
+function decodeInView(shapefile: OpenShapefile, job: MapJob, inView: RecordsInView, checkpoint: Checkpoint): ListedFeatures {
   const { limits } = job;
   const shpFile = basename(job.files.paths.shp);
   const toMercator: ToMercator = mercatorTransform(shapefile.crs, shapefile.name);
   const fids = shapefile.version === inView.version ? inView.fids : recordsInView(shapefile, job, checkpoint);
-  // A walk over the file bypasses the feature cache: it would only evict what others use.
-  const shapes = shapefile.readShapes(Array.from(fids), { useCache: false, maxRings: limits.maxRings, checkpoint });
-  const drawn: MapFeature[] = [];
-  fids.forEach((fid, i) => {
-    const shape = shapes[i];
-    if (!shape) return;
-    const projected = reprojectShape(shape, toMercator, fid, shpFile, checkpoint);
-    if (overlaps(shapesBBox([projected]), job.visible)) drawn.push({ fid: String(fid), featureId: fid, shape: projected });
+  const packer = shapePacker();
+  const reproject = reprojector(packer, toMercator, shpFile, checkpoint);
+  const drawn: number[] = [];
+  const batches = Array.from({ length: Math.ceil(fids.length / DECODE_BATCH) }, (_, i) => Array.from(fids.subarray(i * DECODE_BATCH, (i + 1) * DECODE_BATCH)));
+  // A remote file's missing bytes for every batch are fetched together (readingEach), and the walk runs again.
+  readingEach(batches, (batch) => {
+    // A walk over the file bypasses the feature cache: it would only evict what others use.
+    const shapes = shapefile.readShapes(batch, { useCache: false, maxRings: limits.maxRings, checkpoint });
+    shapes.forEach((shape, i) => {
+      if (!shape) return;
+      if (overlaps(reproject(shape, batch[i]), job.visible)) drawn.push(batch[i]);
+      else packer.dropLast();
+    });
   });
-  return drawn;
+  return { refs: wholeFeatures(Uint32Array.from(drawn)), shapes: packer.finish() };
+}
+
+/** Records decoded at a time by decodeInView(). */
+const DECODE_BATCH = 16_384;
+
+/** The listed features that reach into the view: all of them, or those repacked. */
+function keepInView(listed: ListedFeatures, visible: BBox): ListedFeatures {
+  const shapes = unpackShapes(listed.shapes);
+  const kept = shapes.flatMap((shape, i) => (overlaps(shapesBBox([shape]), visible) ? [i] : []));
+  if (kept.length === shapes.length) return listed;
+  return { refs: listSubset(listed.refs, kept), shapes: packShapes(kept.map((i) => shapes[i])) };
 }

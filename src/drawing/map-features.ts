@@ -6,11 +6,11 @@
  * the drawing step, which reads them. Extents are clamped to the Web Mercator world.
  */
 import { basename } from 'node:path';
-import { shapesBBox, type Shape } from '../geometry/shape.ts';
-import { packShapes, packedBuffers, unpackShapes, type PackedShapes } from '../geometry/packed-shapes.ts';
+import { union } from '../geometry/bbox.ts';
+import { packedBuffers, shapePacker, type PackedShapes } from '../geometry/packed-shapes.ts';
 import type { BBox } from '../geometry/types.ts';
-import { bboxToMercator, clampToWorld, mercatorTransform, reprojectShape } from '../map/reproject.ts';
-import { featureList, refAt, refsOf, type FeatureList } from '../params/fid.ts';
+import { bboxToMercator, clampToWorld, mercatorTransform, reprojector } from '../map/reproject.ts';
+import { featureList, refsOf, type FeatureList } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import type { DrawingContext } from '../job-context/context.ts';
@@ -29,19 +29,14 @@ export interface MapFeaturesJob extends HotSpotRequest {
   limits: MapLimits;
 }
 
-/** A feature of a map, in Web Mercator metres. */
-export interface MapFeature {
-  /** The id as listed (`5.2`), or the record number when every feature is drawn. */
-  fid: string;
-  /** The parent feature id. */
-  featureId: number;
-  shape: Shape;
-}
-
-/** Listed features as they cross between threads (to the main thread and on to the drawing step): packed. */
+/**
+ * A map's features, in Web Mercator metres, packed (packed-shapes.ts): the listed ones as they
+ * cross between threads (to the main thread, and on to the drawing step), and those in view
+ * as the drawing step keeps them.
+ */
 export interface ListedFeatures {
   refs: FeatureList;
-  /** In Web Mercator metres, one per ref. */
+  /** One per ref. */
   shapes: PackedShapes;
 }
 
@@ -50,14 +45,6 @@ export interface MapFeatures {
   fileExtent: BBox;
   /** The listed features, and their extent; absent without a list. */
   listed?: { features: ListedFeatures; extent: BBox };
-}
-
-/** The listed features as the drawing step draws them: the shapes are views into the packed arrays. */
-export function unpackFeatures({ refs, shapes }: ListedFeatures): MapFeature[] {
-  return unpackShapes(shapes).map((shape, i) => {
-    const ref = refAt(refs, i);
-    return { fid: ref.text, featureId: ref.parent, shape };
-  });
 }
 
 /** The buffers that move with listed features when they cross between threads. */
@@ -84,13 +71,11 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   lap('budget');
   const selected = readFeatures(shapefile, refs, { useCache: job.useCache, maxRings: limits.maxRings, checkpoint, lap });
   const shpFile = basename(job.files.paths.shp);
-  const shapes = selected.map(({ ref, shape }, i): Shape => {
-    if ((i & 0x3ff) === 0) checkpoint();
-    return reprojectShape(shape, toMercator, ref.parent, shpFile, checkpoint);
-  });
-  const extent = clampToWorld(shapesBBox(shapes)!);
+  const packer = shapePacker();
+  const reproject = reprojector(packer, toMercator, shpFile, checkpoint);
+  const boxes = selected.map(({ ref, shape }) => reproject(shape, ref.parent));
+  const extent = clampToWorld(boxes.reduce(union));
   lap('reproject');
-  const features = { refs: featureList(refs), shapes: packShapes(shapes) };
-  lap('pack');
+  const features = { refs: featureList(refs), shapes: packer.finish() };
   return { result: { fileExtent, listed: { features, extent } }, transfer: listedBuffers(features) };
 }

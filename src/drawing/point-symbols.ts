@@ -6,6 +6,7 @@
  */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { pointsShape, type Shape } from '../geometry/shape.ts';
+import { packedCount, packedKind, vertexRange, type PackedShapes } from '../geometry/packed-shapes.ts';
 import { layOver } from '../raster/composite.ts';
 import { renderPixels, type RenderOptions } from '../raster/rasterize.ts';
 import type { Rasterizer } from '../raster/resvg.js';
@@ -16,8 +17,8 @@ import { featuresSvg } from '../svg/features.ts';
 import type { DrawStyle, FeaturePaint } from '../svg/style.ts';
 
 /** Whether a picture's features are points (a shapefile holds one kind), drawn as stamps unless the answer is the SVG itself. */
-export function stampsPoints(shapes: readonly Shape[]): boolean {
-  return shapes.length > 0 && shapes[0].kind === 'points';
+export function stampsPoints(shapes: readonly Shape[] | PackedShapes): boolean {
+  return 'kinds' in shapes ? packedCount(shapes) > 0 && packedKind(shapes, 0) === 'points' : shapes.length > 0 && shapes[0].kind === 'points';
 }
 
 export interface StampedPicture {
@@ -25,8 +26,8 @@ export interface StampedPicture {
   below: string;
   /** What is drawn over the points (labels, legend, a basemap's upper layer): an SVG document, if any. */
   above?: string;
-  /** The points, in the picture's CSS pixels. */
-  shapes: readonly Shape[];
+  /** The points, in the picture's CSS pixels: a million of them are a few arrays (packed-shapes.ts). */
+  points: PackedShapes;
   style: DrawStyle;
   /** Each shape's own paint (a styled picture's class colours). */
   paints?: readonly (FeaturePaint | undefined)[];
@@ -49,14 +50,15 @@ export function stampedPixels(
   const { width, height, pixelRatio } = options;
   const words = pixelWords(canvas);
   const stamps = new Map<FeaturePaint | undefined, Stamp>();
-  picture.shapes.forEach((shape, index) => {
+  const { points } = picture;
+  for (let index = 0, count = packedCount(points); index < count; index++) {
     const paint = picture.paints?.[index];
     let stamp = stamps.get(paint);
     if (!stamp) stamps.set(paint, (stamp = symbolStamp(rasterizer, picture.style, paint, pixelRatio)));
-    const { xy } = shape;
-    for (let i = 0; i < xy.length; i += 2) stampAt(words, width * pixelRatio, height * pixelRatio, stamp, xy[i] * pixelRatio, xy[i + 1] * pixelRatio);
+    const [first, end] = vertexRange(points, index);
+    for (let i = 2 * first; i < 2 * end; i += 2) stampAt(words, width * pixelRatio, height * pixelRatio, stamp, points.xy[i] * pixelRatio, points.xy[i + 1] * pixelRatio);
     if ((index & STAMPS_PER_CHECKPOINT_MASK) === 0) checkpoint();
-  });
+  }
   lap('stamps');
   if (picture.above) layOver(renderPixels(rasterizer, picture.above, options, lap), canvas);
   return canvas;

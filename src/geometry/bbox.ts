@@ -21,3 +21,8 @@ export function intersection(a: BBox, b: BBox): BBox | undefined {
   const box = { xmin: Math.max(a.xmin, b.xmin), ymin: Math.max(a.ymin, b.ymin), xmax: Math.min(a.xmax, b.xmax), ymax: Math.min(a.ymax, b.ymax) };
   return box.xmin <= box.xmax && box.ymin <= box.ymax ? box : undefined;
 }
+
+/** The box that holds both. */
+export function union(a: BBox, b: BBox): BBox {
+  return { xmin: Math.min(a.xmin, b.xmin), ymin: Math.min(a.ymin, b.ymin), xmax: Math.max(a.xmax, b.xmax), ymax: Math.max(a.ymax, b.ymax) };
+}

@@ -5,6 +5,7 @@
 import { BadRequestError, DamagedShapefileError } from '../errors.ts';
 import { StepPacer, type Checkpoint } from '../cancellation/checkpoint.ts';
 import { mapVertices, type Shape } from '../geometry/shape.ts';
+import type { ShapePacker, VertexWriter } from '../geometry/packed-shapes.ts';
 import type { BBox } from '../geometry/types.ts';
 import { sampledEnvelope } from '../projection/sampled-envelope.ts';
 import { HALF_WORLD, toLonLat, writeWebMercator } from '../projection/web-mercator.ts';
@@ -42,16 +43,43 @@ const STEPS_PER_VERTEX = 5;
  * `checkpoint` runs every few thousand vertices, so that a cancelled request stops inside a
  * large record instead of running on until its worker is replaced.
  */
-export function reprojectShape(shape: Shape, writeVertex: Parameters<typeof mapVertices>[1], fid: number, file: string, checkpoint: Checkpoint): Shape {
-  const pacer = new StepPacer(checkpoint);
-  const projected = mapVertices(shape, (x, y, out, at) => {
-    pacer.step(STEPS_PER_VERTEX);
-    writeVertex(x, y, out, at);
-  });
-  if (!projected.xy.every(Number.isFinite)) {
-    throw new DamagedShapefileError(file, `record ${fid} has coordinates that its coordinate reference system cannot place on Earth.`);
-  }
+export function reprojectShape(shape: Shape, writeVertex: VertexWriter, fid: number, file: string, checkpoint: Checkpoint): Shape {
+  const placing = placingWriter(writeVertex, checkpoint);
+  const projected = mapVertices(shape, placing.write);
+  if (!placing.placedAll()) throw unplaced(file, fid);
   return projected;
+}
+
+/**
+ * Reprojects many shapes into `packer` (a map's features kept in a few arrays,
+ * packed-shapes.ts), as reprojectShape() does one: the box of each shape as written. One
+ * writer serves them all.
+ */
+export function reprojector(packer: ShapePacker, writeVertex: VertexWriter, file: string, checkpoint: Checkpoint): (shape: Shape, fid: number) => BBox {
+  const placing = placingWriter(writeVertex, checkpoint);
+  return (shape, fid) => {
+    const box = packer.add(shape, placing.write);
+    if (!placing.placedAll()) throw unplaced(file, fid);
+    return box;
+  };
+}
+
+/** `writeVertex`, its steps paced by `checkpoint`, noting whether every vertex it wrote was finite. */
+function placingWriter(writeVertex: VertexWriter, checkpoint: Checkpoint): { write: VertexWriter; placedAll(): boolean } {
+  const pacer = new StepPacer(checkpoint);
+  let placed = true;
+  return {
+    write(x, y, out, at) {
+      pacer.step(STEPS_PER_VERTEX);
+      writeVertex(x, y, out, at);
+      placed &&= Number.isFinite(out[at]) && Number.isFinite(out[at + 1]);
+    },
+    placedAll: () => placed,
+  };
+}
+
+function unplaced(file: string, fid: number): DamagedShapefileError {
+  return new DamagedShapefileError(file, `record ${fid} has coordinates that its coordinate reference system cannot place on Earth.`);
 }
 
 /**

@@ -74,3 +74,12 @@ export function refsOf(list: FeatureList): FeatureRef[] {
 export function entryList(list: FeatureList, index: number): FeatureList {
   return featureList([refAt(list, index)]);
 }
+
+/** The entries of `list` at `indexes` (ascending), in that order. */
+export function listSubset(list: FeatureList, indexes: readonly number[]): FeatureList {
+  return {
+    parents: Uint32Array.from(indexes, (index) => list.parents[index]),
+    ...(list.children ? { children: Int32Array.from(indexes, (index) => list.children![index]) } : {}),
+    ...(list.texts ? { texts: indexes.map((index) => list.texts![index]) } : {}),
+  };
+}

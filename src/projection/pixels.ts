@@ -10,6 +10,7 @@ import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { dropNearVertices } from '../geometry/simplify.ts';
 import { mapVertices, polygonsShape, type Shape } from '../geometry/shape.ts';
 import type { PixelTransform } from './fit.ts';
+import type { VertexWriter } from '../geometry/packed-shapes.ts';
 
 /**
  * Vertices of a line or ring closer than this (real pixels, on both axes) to the last
@@ -25,14 +26,18 @@ const MIN_STEP = 0.25;
  * pixel keeps the finer detail its pixels show, and loses no feature.
  */
 export function toPixels(shape: Shape, transform: PixelTransform, pixelRatio: number, checkpoint: Checkpoint): Shape {
-  const { scale, centreX, centreY, pixelCentreX, pixelCentreY } = transform;
-  const pixels = mapVertices(shape, (x, y, out, at) => {
-    out[at] = pixelCentreX + scale * (x - centreX);
-    out[at + 1] = pixelCentreY - scale * (y - centreY);
-  });
+  const pixels = mapVertices(shape, pixelWriter(transform));
   checkpoint();
   const marked = pixels.kind === 'polygons' ? withPixelMarks(pixels, pixelRatio) : pixels;
   return dropNearVertices(marked, MIN_STEP / pixelRatio, checkpoint);
+}
+
+/** Writes a vertex of the drawing's space as the CSS pixel `transform` places it at (y down). */
+export function pixelWriter({ scale, centreX, centreY, pixelCentreX, pixelCentreY }: PixelTransform): VertexWriter {
+  return (x, y, out, at) => {
+    out[at] = pixelCentreX + scale * (x - centreX);
+    out[at + 1] = pixelCentreY - scale * (y - centreY);
+  };
 }
 
 /**

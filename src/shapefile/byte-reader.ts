@@ -90,3 +90,17 @@ export function readingEach<T, R>(items: Iterable<T>, read: (item: T) => R): R[]
   if (missing) throw new BytesNotHeld(missing);
   return results;
 }
+
+/**
+ * Bytes within a larger read, without a view of their own: `length` bytes of `view` from
+ * `at`. The records of a run of a million features share one DataView.
+ */
+export interface Span {
+  view: DataView;
+  at: number;
+  length: number;
+}
+
+export function spanOf(bytes: Uint8Array): Span {
+  return { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), at: 0, length: bytes.byteLength };
+}

@@ -15,8 +15,8 @@ import {
   type AttributeValue,
 } from './dbf.ts';
 import { dbfEncoding, decoderFor } from './encoding.ts';
-import { BytesNotHeld, readingEach, type ShapefilePart } from './byte-reader.ts';
-import { mergedRuns } from './merged-runs.ts';
+import { BytesNotHeld, type ShapefilePart } from './byte-reader.ts';
+import { readMerged } from './merged-runs.ts';
 import { readSideFile } from './positional-read.ts';
 
 export interface DbfFile {
@@ -91,14 +91,11 @@ function readDbfHeader({ bytes: dbf, file }: ShapefilePart, cpg: ShapefilePart |
   const rowOffset = (row: number) => header.headerBytes + row * rowBytes;
   return {
     deletedAmong(rows) {
-      const flags = rows.filter((row) => row < recordCount).map((row) => ({ offset: rowOffset(row), length: 1 }));
-      const runs = mergedRuns(flags, FLAG_RUN_LIMITS);
-      const reads = readingEach(runs, (run) => dbf.readAt(run.offset, run.length));
-      const deleted = new Uint8Array(rows.length);
-      runs.forEach((run, i) => {
-        for (let flag = run.first; flag < run.end; flag++) deleted[flag] = reads[i][flags[flag].offset - run.offset] === DELETED ? 1 : 0;
-      });
-      return deleted;
+      const present = rows.filter((row) => row < recordCount);
+      const flags = { offsets: present.map(rowOffset), lengths: present.map(() => 1) };
+      const spans = readMerged((offset, length) => dbf.readAt(offset, length), flags, FLAG_RUN_LIMITS);
+      // Rows past the last are a prefix's complement: `rows` ascend.
+      return Uint8Array.from({ length: rows.length }, (_, i) => (i < spans.length && spans[i].length > 0 && spans[i].view.getUint8(spans[i].at) === DELETED ? 1 : 0));
     },
     deletedRows() {
       const rowsPerChunk = Math.max(1, Math.floor(CHUNK_BYTES / rowBytes));

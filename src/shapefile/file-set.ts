@@ -256,7 +256,7 @@ export function shapefileLayer(
     version: versionKey,
     vertexBounds(fids) {
       for (const fid of fids) checkFid(fid);
-      return Float64Array.from(index.locateAll(fids), ({ contentBytes }) => maxVertices(recordType, contentBytes));
+      return index.locateAll(fids).contentBytes.map((contentBytes) => maxVertices(recordType, contentBytes));
     },
     drawable(fids) {
       for (const fid of fids) checkFid(fid);
@@ -265,12 +265,9 @@ export function shapefileLayer(
     partBounds(fids) {
       for (const fid of fids) checkFid(fid);
       const heads = shp.recordStarts(index, fids, RECORD_COUNTS_BYTES);
-      const vertexBounds = index.locateAll(fids);
-      return Float64Array.from(heads, (head, i) => {
-        // A record cannot hold more pieces than vertices, whatever its counts claim.
-        const { partCount } = recordFacts(new DataView(head.buffer, head.byteOffset, head.byteLength));
-        return Math.min(partCount, maxVertices(recordType, vertexBounds[i].contentBytes));
-      });
+      const { contentBytes } = index.locateAll(fids);
+      // A record cannot hold more pieces than vertices, whatever its counts claim.
+      return Float64Array.from(heads, (head, i) => Math.min(recordFacts(head).partCount, maxVertices(recordType, contentBytes[i])));
     },
     readShape: (fid, options) => readShapes([fid], options)[0],
     readShapes,

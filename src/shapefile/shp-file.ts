@@ -11,8 +11,8 @@
  */
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
-import { readingEach, type ByteReader, type ShapefilePart } from './byte-reader.ts';
-import { mergedRuns, type ByteRange } from './merged-runs.ts';
+import { spanOf, type ByteReader, type ShapefilePart, type Span } from './byte-reader.ts';
+import { readMerged, type ByteRanges } from './merged-runs.ts';
 import { HEADER_BYTES, parseMainHeader, type MainHeader } from './shp-header.ts';
 import { delimitRecord, recordFacts, RECORD_HEADER_BYTES, type DecodeOptions, type RecordFacts } from './shp-record.ts';
 import { checkedLocation, type IndexedLayer, type RecordIndex } from './shx-file.ts';
@@ -21,13 +21,13 @@ import type { RecordLocation } from './types.ts';
 /** One record as a walk met it, before decoding: what its own header says (bbox undefined for a Null shape). */
 export interface RawRecord extends RecordFacts {
   fid: number;
-  /** The record's content, from its shape type on (a view into the walk's chunk). */
-  content: DataView;
+  /** The record's content, from its shape type on (within the walk's chunk). */
+  content: Span;
 }
 
 /** A record's content, and the fault to report when it is too short for its counts. */
 export interface ShpRecord {
-  content: DataView;
+  content: Span;
   tooShort: DecodeOptions['tooShort'];
 }
 
@@ -47,7 +47,7 @@ export interface ShpFile {
    * The first `bytes` of the content of each of records `fids` (ascending, no repeats; fewer
    * bytes when a record is shorter), those of nearby records read together.
    */
-  recordStarts(index: RecordIndex, fids: readonly number[], bytes: number): Uint8Array[];
+  recordStarts(index: RecordIndex, fids: readonly number[], bytes: number): Span[];
   /**
    * The records at `locations` (in id order), each delimited as GDAL delimits it. Records
    * that follow one another in the file are read in large chunks; a record out of file
@@ -73,59 +73,49 @@ const WALK_CHUNK_BYTES = 1 << 20;
 export function openShp({ bytes: shp, file }: ShapefilePart): ShpFile {
   const shpBytes = shp.size;
   const header = parseMainHeader(shp.readAt(0, HEADER_BYTES), file);
-  /** The bytes of each of `ranges`, read in merged runs; a remote file's missing runs all asked for at once. */
-  const readRuns = (ranges: readonly ByteRange[]): Uint8Array[] => {
-    const runs = mergedRuns(ranges, RUN_LIMITS);
-    const reads = readingEach(runs, (run) => shp.readAt(run.offset, run.length));
-    return runs.flatMap((run, i) =>
-      ranges.slice(run.first, run.end).map(({ offset, length }) => reads[i].subarray(offset - run.offset, offset - run.offset + length)),
-    );
-  };
+  const readRuns = (ranges: ByteRanges) => readMerged((offset, length) => shp.readAt(offset, length), ranges, RUN_LIMITS);
   /** A record's content as `read` holds it, and whom to blame when it is shorter than its counts need. */
-  const delimited = (index: RecordIndex, fid: number, location: RecordLocation, read: Uint8Array): ShpRecord => {
-    const { content, ownBytes } = delimitRecord(read, location, fid, file, shpBytes);
-    return { content, tooShort: ownBytes > content.byteLength ? shortenedByIndex(index.file, fid, location, ownBytes) : undefined };
+  const delimited = (index: RecordIndex, fid: number, offset: number, contentBytes: number, read: Span): ShpRecord => {
+    const { content, ownBytes } = delimitRecord(read, offset, contentBytes, fid, file, shpBytes);
+    return { content, tooShort: ownBytes > content.length ? shortenedByIndex(index.file, fid, { offset, contentBytes }, ownBytes) : undefined };
   };
   return {
     file,
     header,
     recordStarts(index, fids, bytes) {
-      const ranges = index.locateAll(fids).map((location) => ({
-        offset: location.offset + RECORD_HEADER_BYTES,
-        length: Math.min(bytes, location.contentBytes),
-      }));
-      return readRuns(ranges);
+      const { offsets, contentBytes } = index.locateAll(fids);
+      return readRuns({ offsets: offsets.map((offset) => offset + RECORD_HEADER_BYTES), lengths: contentBytes.map((length) => Math.min(bytes, length)) });
     },
     readRecord(index, fid) {
-      const location = index.locate(fid);
-      return delimited(index, fid, location, shp.readAt(location.offset, RECORD_HEADER_BYTES + location.contentBytes));
+      const { offset, contentBytes } = index.locate(fid);
+      return delimited(index, fid, offset, contentBytes, spanOf(shp.readAt(offset, RECORD_HEADER_BYTES + contentBytes)));
     },
     readRecords(index, fids) {
-      const locations = index.locateAll(fids);
-      const reads = readRuns(locations.map(({ offset, contentBytes }) => ({ offset, length: RECORD_HEADER_BYTES + contentBytes })));
-      return fids.map((fid, i) => delimited(index, fid, locations[i], reads[i]));
+      const { offsets, contentBytes } = index.locateAll(fids);
+      const reads = readRuns({ offsets, lengths: contentBytes.map((length) => RECORD_HEADER_BYTES + length) });
+      return fids.map((fid, i) => delimited(index, fid, offsets[i], contentBytes[i], reads[i]));
     },
     *records(locations, checkpoint) {
-      let chunk: Uint8Array = new Uint8Array(0);
+      let chunk = spanOf(new Uint8Array(0));
       let chunkStart = 0;
       let nextInFileOrder = HEADER_BYTES;
       for (const location of locations) {
-        const { fid, offset } = location;
-        const wanted = RECORD_HEADER_BYTES + location.contentBytes;
-        let read: Uint8Array;
+        const { fid, offset, contentBytes } = location;
+        const wanted = RECORD_HEADER_BYTES + contentBytes;
+        let read: Span;
         if (offset >= chunkStart && offset + wanted <= chunkStart + chunk.length) {
-          read = chunk.subarray(offset - chunkStart, offset - chunkStart + wanted);
+          read = { view: chunk.view, at: offset - chunkStart, length: wanted };
         } else if (offset === nextInFileOrder) {
-          chunk = shp.readAt(offset, Math.max(SCAN_CHUNK_BYTES, wanted));
+          chunk = spanOf(shp.readAt(offset, Math.max(SCAN_CHUNK_BYTES, wanted)));
           chunkStart = offset;
-          read = chunk.subarray(0, wanted);
+          read = { view: chunk.view, at: 0, length: Math.min(wanted, chunk.length) };
           checkpoint();
         } else {
-          read = shp.readAt(offset, wanted);
+          read = spanOf(shp.readAt(offset, wanted));
           checkpoint();
         }
         nextInFileOrder = offset + wanted;
-        const { content } = delimitRecord(read, location, fid, file, shpBytes);
+        const { content } = delimitRecord(read, offset, contentBytes, fid, file, shpBytes);
         yield { fid, ...recordFacts(content), content };
       }
     },
@@ -198,7 +188,10 @@ function walkIndex(shp: ByteReader, shpBytes: number, header: MainHeader, file: 
     fault,
     file,
     locate,
-    locateAll: (fids) => fids.map(locate),
+    locateAll(fids) {
+      const locations = fids.map(locate);
+      return { offsets: Float64Array.from(locations, ({ offset }) => offset), contentBytes: Float64Array.from(locations, ({ contentBytes }) => contentBytes) };
+    },
     *locations() {
       for (let fid = 0; fid < count; fid++) yield { fid, ...locate(fid) };
     },

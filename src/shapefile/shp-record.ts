@@ -16,7 +16,8 @@ import { STEPS_PER_CHECKPOINT, type Checkpoint } from '../cancellation/checkpoin
 import { linesShape, ONE_POLYGON, pointsShape, polygonsShape, type Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { shapeTypeName } from './shp-header.ts';
-import { ShapeType, type RecordLocation } from './types.ts';
+import { ShapeType } from './types.ts';
+import type { Span } from './byte-reader.ts';
 
 /** Bytes before a record's content: record number and content length. */
 export const RECORD_HEADER_BYTES = 8;
@@ -74,7 +75,7 @@ export interface DecodeOptions {
 
 /** A record's content as the index delimits it, and the length its own `.shp` header states. */
 export interface DelimitedRecord {
-  content: DataView;
+  content: Span;
   ownBytes: number;
 }
 
@@ -96,14 +97,14 @@ export const RECORD_COUNTS_BYTES = POLY_PARTS_OFFSET;
  * shape, and (lines, polygons, multipoints) not without parts or points, as GDAL reads
  * such records as features without geometry. A record too short to say is left to decoding.
  */
-export function drawsGeometry(head: Uint8Array): boolean {
+export function drawsGeometry(head: Span): boolean {
   if (head.length < SHAPE_TYPE_BYTES) return true;
-  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  const base = baseShapeType(view.getInt32(0, true));
+  const { view, at } = head;
+  const base = baseShapeType(view.getInt32(at, true));
   if (base === ShapeType.Null) return false;
   if (base === ShapeType.Point) return true;
-  if (base === ShapeType.MultiPoint) return head.length < MULTIPOINT_POINTS_OFFSET || view.getInt32(FIRST_COUNT_OFFSET, true) > 0;
-  return head.length < POLY_PARTS_OFFSET || (view.getInt32(FIRST_COUNT_OFFSET, true) > 0 && view.getInt32(POLY_POINTS_OFFSET, true) > 0);
+  if (base === ShapeType.MultiPoint) return head.length < MULTIPOINT_POINTS_OFFSET || view.getInt32(at + FIRST_COUNT_OFFSET, true) > 0;
+  return head.length < POLY_PARTS_OFFSET || (view.getInt32(at + FIRST_COUNT_OFFSET, true) > 0 && view.getInt32(at + POLY_POINTS_OFFSET, true) > 0);
 }
 
 /**
@@ -130,10 +131,9 @@ export function maxVertices(recordType: number, contentBytes: number): number {
  * read, and refuses the record otherwise. `read` holds what the file has from the record's
  * offset on, up to the index's length plus 8 bytes; `fileBytes` is the `.shp`'s size.
  */
-export function delimitRecord(read: Uint8Array, location: RecordLocation, fid: number, file: string, fileBytes: number): DelimitedRecord {
-  const { offset, contentBytes } = location;
+export function delimitRecord(read: Span, offset: number, contentBytes: number, fid: number, file: string, fileBytes: number): DelimitedRecord {
   const wanted = RECORD_HEADER_BYTES + contentBytes;
-  const ownBytes = read.length >= RECORD_HEADER_BYTES ? new DataView(read.buffer, read.byteOffset + CONTENT_WORDS_OFFSET, INT_BYTES).getInt32(0) * 2 : NaN;
+  const ownBytes = read.length >= RECORD_HEADER_BYTES ? read.view.getInt32(read.at + CONTENT_WORDS_OFFSET) * 2 : NaN;
   const eightShort = read.length === wanted - RECORD_HEADER_BYTES && read.length >= RECORD_HEADER_BYTES;
   if (eightShort && ownBytes + RECORD_HEADER_BYTES !== read.length) {
     throw new DamagedShapefileError(
@@ -148,7 +148,7 @@ export function delimitRecord(read: Uint8Array, location: RecordLocation, fid: n
       `record ${fid} (${wanted} bytes from byte ${offset}) runs past the end of the ${fileBytes}-byte file.`,
     );
   }
-  return { content: new DataView(read.buffer, read.byteOffset + RECORD_HEADER_BYTES, read.length - RECORD_HEADER_BYTES), ownBytes };
+  return { content: { view: read.view, at: read.at + RECORD_HEADER_BYTES, length: read.length - RECORD_HEADER_BYTES }, ownBytes };
 }
 
 /**
@@ -157,7 +157,7 @@ export function delimitRecord(read: Uint8Array, location: RecordLocation, fid: n
  * right. `fileType` is the type the file's headers promise for every record; it must be one
  * shapeshot draws (not MultiPatch).
  */
-export function decodeRecord(content: DataView, fileType: number, fid: number, file: string, options: DecodeOptions): Shape | null {
+export function decodeRecord(content: Span, fileType: number, fid: number, file: string, options: DecodeOptions): Shape | null {
   const layout = recordLayout(content, fileType, fid, file, options.tooShort);
   if (layout === null) return null;
   if (layout.baseType === ShapeType.Point || layout.baseType === ShapeType.MultiPoint) {
@@ -195,72 +195,75 @@ export interface RecordFacts {
  * content are enough), so that a walk can skip a record, and a request count what it will
  * cost, before paying for decoding it; malformed ones count as null shapes.
  */
-export function recordFacts(content: DataView): RecordFacts {
+export function recordFacts(content: Span): RecordFacts {
   const nothing = { bbox: undefined, pointCount: 0, partCount: 0 };
-  if (content.byteLength < SHAPE_TYPE_BYTES) return nothing;
-  const shapeType = content.getInt32(0, true);
+  if (content.length < SHAPE_TYPE_BYTES) return nothing;
+  const shapeType = content.view.getInt32(content.at + 0, true);
   if (shapeType === ShapeType.Null) return nothing;
   const base = shapeType % 10;
   if (base === ShapeType.Point) {
-    if (content.byteLength < POINT_BYTES) return nothing;
-    const x = content.getFloat64(POINT_XY_OFFSET, true);
-    const y = content.getFloat64(POINT_XY_OFFSET + DOUBLE_BYTES, true);
+    if (content.length < POINT_BYTES) return nothing;
+    const x = content.view.getFloat64(content.at + POINT_XY_OFFSET, true);
+    const y = content.view.getFloat64(content.at + POINT_XY_OFFSET + DOUBLE_BYTES, true);
     return { bbox: { xmin: x, ymin: y, xmax: x, ymax: y }, pointCount: 1, partCount: 1 };
   }
   const isMultiPoint = base === ShapeType.MultiPoint;
   const countOffset = isMultiPoint ? FIRST_COUNT_OFFSET : POLY_POINTS_OFFSET;
-  if (content.byteLength < countOffset + INT_BYTES) return nothing;
-  const pointCount = Math.max(0, content.getInt32(countOffset, true));
+  if (content.length < countOffset + INT_BYTES) return nothing;
+  const pointCount = Math.max(0, content.view.getInt32(content.at + countOffset, true));
   return {
     bbox: {
-      xmin: content.getFloat64(BOX_OFFSET, true),
-      ymin: content.getFloat64(BOX_OFFSET + DOUBLE_BYTES, true),
-      xmax: content.getFloat64(BOX_OFFSET + 2 * DOUBLE_BYTES, true),
-      ymax: content.getFloat64(BOX_OFFSET + 3 * DOUBLE_BYTES, true),
+      xmin: content.view.getFloat64(content.at + BOX_OFFSET, true),
+      ymin: content.view.getFloat64(content.at + BOX_OFFSET + DOUBLE_BYTES, true),
+      xmax: content.view.getFloat64(content.at + BOX_OFFSET + 2 * DOUBLE_BYTES, true),
+      ymax: content.view.getFloat64(content.at + BOX_OFFSET + 3 * DOUBLE_BYTES, true),
     },
     pointCount,
-    partCount: isMultiPoint ? pointCount : Math.min(pointCount, Math.max(0, content.getInt32(FIRST_COUNT_OFFSET, true))),
+    partCount: isMultiPoint ? pointCount : Math.min(pointCount, Math.max(0, content.view.getInt32(content.at + FIRST_COUNT_OFFSET, true))),
   };
 }
 
 /** Checks the record's type and counts against its length; null for a Null shape. */
 function recordLayout(
-  content: DataView,
+  content: Span,
   fileType: number,
   fid: number,
   file: string,
   tooShort: DecodeOptions['tooShort'],
 ): RecordLayout | null {
-  const bytes = content.byteLength;
+  const bytes = content.length;
   if (bytes < SHAPE_TYPE_BYTES) throw new DamagedShapefileError(file, `record ${fid} is ${bytes} bytes long, too short for a shape type.`);
-  const shapeType = content.getInt32(0, true);
+  const shapeType = content.view.getInt32(content.at, true);
   if (shapeType === ShapeType.Null) return null;
   checkRecordType(shapeType, fileType, fid, file);
-  const short = (needed: number) => tooShort?.(needed) ?? cutOff(shapeType, fileType, fid, file, needed, bytes);
-  const zBlockBytes = (points: number) => (hasZ(shapeType) ? Z_RANGE_BYTES + Z_BYTES * points : 0);
   const baseType = baseShapeType(shapeType);
   if (baseType === ShapeType.Point) {
     const needed = POINT_BYTES + (hasZ(shapeType) ? Z_BYTES : 0);
-    if (bytes < needed) throw short(needed);
+    if (bytes < needed) throw tooShort?.(needed) ?? cutOff(shapeType, fileType, fid, file, needed, bytes);
     return { baseType, parts: 1, points: 1, partsOffset: POINT_XY_OFFSET, pointsOffset: POINT_XY_OFFSET };
   }
   if (baseType === ShapeType.MultiPoint) {
-    if (bytes < MULTIPOINT_POINTS_OFFSET) throw short(MULTIPOINT_POINTS_OFFSET);
-    const points = content.getInt32(FIRST_COUNT_OFFSET, true);
+    if (bytes < MULTIPOINT_POINTS_OFFSET) throw tooShort?.(MULTIPOINT_POINTS_OFFSET) ?? cutOff(shapeType, fileType, fid, file, MULTIPOINT_POINTS_OFFSET, bytes);
+    const points = content.view.getInt32(content.at + FIRST_COUNT_OFFSET, true);
     checkCounts(0, points, fid, file);
-    const needed = MULTIPOINT_POINTS_OFFSET + XY_BYTES * points + zBlockBytes(points);
-    if (needed > bytes) throw short(needed);
+    const needed = MULTIPOINT_POINTS_OFFSET + XY_BYTES * points + zBlockBytes(shapeType, points);
+    if (needed > bytes) throw tooShort?.(needed) ?? cutOff(shapeType, fileType, fid, file, needed, bytes);
     // SHPReadOGRObject: a multipoint without points is no geometry.
     return points === 0 ? null : { baseType, parts: points, points, partsOffset: 0, pointsOffset: MULTIPOINT_POINTS_OFFSET };
   }
-  if (bytes < POLY_PARTS_OFFSET) throw short(POLY_PARTS_OFFSET);
-  const parts = content.getInt32(FIRST_COUNT_OFFSET, true);
-  const points = content.getInt32(POLY_POINTS_OFFSET, true);
+  if (bytes < POLY_PARTS_OFFSET) throw tooShort?.(POLY_PARTS_OFFSET) ?? cutOff(shapeType, fileType, fid, file, POLY_PARTS_OFFSET, bytes);
+  const parts = content.view.getInt32(content.at + FIRST_COUNT_OFFSET, true);
+  const points = content.view.getInt32(content.at + POLY_POINTS_OFFSET, true);
   checkCounts(parts, points, fid, file);
   const pointsOffset = POLY_PARTS_OFFSET + INT_BYTES * parts;
-  const needed = pointsOffset + XY_BYTES * points + zBlockBytes(points);
-  if (needed > bytes) throw short(needed);
+  const needed = pointsOffset + XY_BYTES * points + zBlockBytes(shapeType, points);
+  if (needed > bytes) throw tooShort?.(needed) ?? cutOff(shapeType, fileType, fid, file, needed, bytes);
   return { baseType, parts, points, partsOffset: POLY_PARTS_OFFSET, pointsOffset };
+}
+
+/** Bytes of a record's Z block, when its type has one. */
+function zBlockBytes(shapeType: number, points: number): number {
+  return hasZ(shapeType) ? Z_RANGE_BYTES + Z_BYTES * points : 0;
 }
 
 /**
@@ -314,7 +317,7 @@ function checkCounts(parts: number, points: number, fid: number, file: string): 
 
 /** The x, y pairs from vertex `first` on, each checked to be finite (decisions.md: anything else is damage). */
 function readCoordinates(
-  content: DataView,
+  content: Span,
   layout: RecordLayout,
   first: number,
   fid: number,
@@ -323,7 +326,7 @@ function readCoordinates(
 ): Float64Array {
   const xy = new Float64Array(2 * (layout.points - first));
   for (let i = 0, offset = layout.pointsOffset + XY_BYTES * first; i < xy.length; i++, offset += DOUBLE_BYTES) {
-    const value = content.getFloat64(offset, true);
+    const value = content.view.getFloat64(content.at + offset, true);
     if (!Number.isFinite(value)) {
       throw new DamagedShapefileError(
         file,
@@ -342,11 +345,11 @@ function readCoordinates(
  * part need not start at vertex 0. shapelib refuses the record otherwise ("Corrupted .shp
  * file : shape N : panPartStart[i] = …"), and GDAL shows the feature without geometry.
  */
-function readPartStarts(content: DataView, layout: RecordLayout, fid: number, file: string): Uint32Array {
+function readPartStarts(content: Span, layout: RecordLayout, fid: number, file: string): Uint32Array {
   const { parts, points } = layout;
   const starts = new Uint32Array(parts + 1);
   for (let i = 0; i < parts; i++) {
-    const start = content.getInt32(layout.partsOffset + INT_BYTES * i, true);
+    const start = content.view.getInt32(content.at + layout.partsOffset + INT_BYTES * i, true);
     if (start < 0 || (points > 0 ? start >= points : start > 0)) {
       throw new DamagedShapefileError(file, `record ${fid} has part ${i} starting at point ${start}, outside its ${points} points.`);
     }

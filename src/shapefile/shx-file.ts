@@ -9,8 +9,8 @@
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { BBox } from '../geometry/types.ts';
-import { readingEach, type ByteReader, type ShapefilePart } from './byte-reader.ts';
-import { mergedRuns } from './merged-runs.ts';
+import type { ByteReader, ShapefilePart } from './byte-reader.ts';
+import { readMerged } from './merged-runs.ts';
 import { HEADER_BYTES, parseMainHeader, shapeTypeName, type MainHeader } from './shp-header.ts';
 import { baseShapeType, hasZ } from './shp-record.ts';
 import type { RecordLocation } from './types.ts';
@@ -24,9 +24,15 @@ export interface RecordIndex {
   /** Where record `fid` (below `count`) lies; DamagedShapefileError when that cannot be right. */
   locate(fid: number): RecordLocation;
   /** locate() for each of `fids` (ascending, below `count`), the entries of nearby records read together. */
-  locateAll(fids: readonly number[]): RecordLocation[];
+  locateAll(fids: readonly number[]): Locations;
   /** Every record's location in id order, the `.shx` read in large chunks. */
   locations(checkpoint: Checkpoint): Generator<RecordLocation & { fid: number }>;
+}
+
+/** Where many records lie, as two arrays (a million locations are not a million objects): record i of a list at `offsets[i]`, `contentBytes[i]` long. */
+export interface Locations {
+  offsets: Float64Array;
+  contentBytes: Float64Array;
 }
 
 /** A layer's index, and its type and extent as GDAL takes them from the headers. */
@@ -94,15 +100,16 @@ function shxIndex(shx: ByteReader, header: MainHeader, file: string): RecordInde
       return entryAt(fid, entry, 0);
     },
     locateAll(fids) {
-      const runs = mergedRuns(fids.map((fid) => ({ offset: HEADER_BYTES + ENTRY_BYTES * fid, length: ENTRY_BYTES })), ENTRY_RUN_LIMITS);
-      const reads = readingEach(runs, (run) => shx.readAt(run.offset, run.length));
-      return runs.flatMap((run, i) =>
-        fids.slice(run.first, run.end).map((fid) => {
-          const at = HEADER_BYTES + ENTRY_BYTES * fid - run.offset;
-          if (at + ENTRY_BYTES > reads[i].length) throw new DamagedShapefileError(file, `the entry of record ${fid} is cut off.`);
-          return entryAt(fid, reads[i], at);
-        }),
-      );
+      const entries = { offsets: fids.map((fid) => HEADER_BYTES + ENTRY_BYTES * fid), lengths: fids.map(() => ENTRY_BYTES) };
+      const spans = readMerged((offset, length) => shx.readAt(offset, length), entries, ENTRY_RUN_LIMITS);
+      const locations = { offsets: new Float64Array(fids.length), contentBytes: new Float64Array(fids.length) };
+      spans.forEach(({ view, at, length }, i) => {
+        if (length < ENTRY_BYTES) throw new DamagedShapefileError(file, `the entry of record ${fids[i]} is cut off.`);
+        locations.offsets[i] = view.getInt32(at) * 2;
+        locations.contentBytes[i] = view.getInt32(at + 4) * 2;
+        checkLocation(locations.offsets[i], locations.contentBytes[i], fids[i], file);
+      });
+      return locations;
     },
     *locations(checkpoint) {
       for (let first = 0; first < count; first += ENTRY_CHUNK) {
@@ -136,9 +143,12 @@ function shxRecordCount(header: MainHeader, shxBytes: number, file: string): num
 
 /** A location that can be read: inside the file's addressable range, of a sane length. */
 export function checkedLocation(location: RecordLocation, fid: number, file: string): RecordLocation {
-  const { offset, contentBytes } = location;
+  checkLocation(location.offset, location.contentBytes, fid, file);
+  return location;
+}
+
+function checkLocation(offset: number, contentBytes: number, fid: number, file: string): void {
   if (offset < HEADER_BYTES || contentBytes < 0 || contentBytes > MAX_RECORD_BYTES) {
     throw new DamagedShapefileError(file, `record ${fid} is listed at byte ${offset} with ${contentBytes} bytes, which cannot be right.`);
   }
-  return location;
 }

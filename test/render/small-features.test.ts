@@ -9,6 +9,7 @@ import { checkDrawnShapes } from '../../src/drawing/picture-budget.ts';
 import { BadRequestError } from '../../src/errors.ts';
 import { ShapeType } from '../../src/shapefile/types.ts';
 import { pointsShape, polygonsShape, type Shape } from '../../src/geometry/shape.ts';
+import { packShapes } from '../../src/geometry/packed-shapes.ts';
 import type { PixelTransform } from '../../src/projection/fit.ts';
 import { toPixels } from '../../src/projection/pixels.ts';
 import { renderPixels } from '../../src/raster/rasterize.ts';
@@ -94,7 +95,7 @@ describe('points stamped', () => {
     const options = { width, height, pixelRatio, fonts: [] };
     const byResvg = renderPixels(resvg, renderSvg({ width, height, style, shapes, pixelRatio }), options);
     const below = renderSvg({ width, height, style, shapes: [], pixelRatio });
-    return { byResvg, stamped: stampedPixels(resvg, { below, shapes, style }, options, noCheckpoint) };
+    return { byResvg, stamped: stampedPixels(resvg, { below, points: packShapes(shapes), style }, options, noCheckpoint) };
   }
 
   for (const pixelRatio of [1, 2]) {
