@@ -18,9 +18,10 @@ export interface MapLimits extends HotSpotLimits {
 /** What a map request can change to draw fewer features, and so carry fewer hot spots. */
 export const FEWER_MAP_FEATURES = "List fewer ids in 'fid', narrow the selection in 'where' or show a smaller area (a higher 'zoom')";
 
-export function tooManyFeatures(count: number, limit: number): BadRequestError {
+/** `count` features listed; or, with `counted` false, a walk that stopped counting past the limit. */
+export function tooManyFeatures(count: number, limit: number, counted = true): BadRequestError {
   return new BadRequestError(
-    `The map would draw ${count} features; at most ${limit} (limits.maxMapFeatures) can be drawn on one map. ` +
+    `The map would draw ${counted ? count : `more than ${limit}`} features; at most ${limit} (limits.maxMapFeatures) can be drawn on one map. ` +
       "List fewer ids in 'fid' or show a smaller area (a higher 'zoom').",
   );
 }

@@ -57,7 +57,8 @@ export function recordsInView(shapefile: OpenShapefile, job: InViewQuery, checkp
     selected.push(record.fid);
     vertices += record.pointCount;
     parts += record.partCount;
-    if (selected.length > limits.maxMapFeatures) throw tooManyFeatures(selected.length, limits.maxMapFeatures);
+    // The walk stops here: the rest of the file need not be read to refuse.
+    if (selected.length > limits.maxMapFeatures) throw tooManyFeatures(selected.length, limits.maxMapFeatures, false);
   }
   if (vertices > limits.maxMapVertices) throw tooManyVertices(vertices, limits.maxMapVertices);
   checkDrawnShapes(selected.length, shapefile.shapeType);

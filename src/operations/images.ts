@@ -56,7 +56,7 @@ export async function createImages(
   const listed =
     request.where === undefined
       ? featureList(request.fids!)
-      : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxIds', max: limits.maxIds }, signal, timing);
+      : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'limits.maxIds', max: limits.maxIds }, signal, timing);
   const pictureAlone = IMAGE_CONTENT_TYPES[request.format] !== undefined;
   const imageCount = request.singleImage ? 1 : listLength(listed);
   const drawnCount = pictureAlone ? 1 : imageCount;

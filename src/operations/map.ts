@@ -81,7 +81,7 @@ export async function createMap(
   const refs =
     request.where === undefined
       ? request.fids && featureList(request.fids)
-      : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'maxMapFeatures', max: maxMapFeatures }, signal, timing);
+      : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'limits.maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
   const { fileExtent, listed, stages } = await services.drawing.run('map-features', { files, refs, useCache, limits, ...hotSpots }, signal);
   timing?.job(stages);

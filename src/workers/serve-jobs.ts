@@ -5,6 +5,7 @@
  * something outside its thread (bytes from a remote data source) waits through waitFor():
  * the worker starts its next job meanwhile, and the wait stops when the job is cancelled.
  */
+import { getPriority, platform, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import {
@@ -47,6 +48,23 @@ class JobCancelled extends Error {}
  */
 const CANCEL_POLL_MS = 25;
 
+/**
+ * Workers run at a lower priority than the thread that serves HTTP (nice +10 for this thread
+ * alone: Linux keeps a nice value per thread), so that on a machine with more work than cores
+ * the event loop is not kept waiting for a core behind the pool's own renders: /health and
+ * small requests stay quick beside a million-point map. Elsewhere, or where the runtime does
+ * not allow it, the worker runs as it is.
+ */
+const WORKER_NICENESS = 10;
+
+function yieldToEventLoop(): void {
+  try {
+    if (platform() === 'linux') setPriority(Math.min(19, getPriority() + WORKER_NICENESS));
+  } catch {
+    // Not permitted or not implemented: the same priority as the event loop, as before.
+  }
+}
+
 /** The options the pool started this worker with. */
 export function workerOptions<Options>(): Options {
   return (workerData as WorkerStart<Options>).options;
@@ -55,6 +73,7 @@ export function workerOptions<Options>(): Options {
 export function serveJobs(handlers: Record<string, JobHandler<never>>): void {
   const port = parentPort;
   if (!port) throw new Error('serveJobs() must run inside a worker thread');
+  yieldToEventLoop();
   const cancellation = new Int32Array((workerData as WorkerStart<unknown>).cancellation);
 
   const reply = (id: number, outcome: ReplyMessage, transfer: ArrayBuffer[], notes: string[], counts: Record<string, number> | undefined) => {
