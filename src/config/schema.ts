@@ -13,6 +13,9 @@ const DEFAULT_LIMITS = {
   maxMapVertices: 5_000_000,
   maxImageVertices: 2_000_000,
   maxRings: 100_000,
+  // About 3 s of one native render at ~65 ns a step (resvg 2.6 on 2 cores, picture-budget.ts):
+  // a whole map of 100,000 polygons of a few pixels, outlined, takes about a fifth of it.
+  maxDrawingWork: 50_000_000,
   // Measured on 2 cores while fixing issue 18, by hand, on a generated file like the one
   // test/api/answer-budgets.test.ts writes (many points with 20 wide text fields): 10,000
   // hot spots of 100-vertex polygons take ~0.5 s of a worker's CPU to make and write, of points ~50 ms; 8 MiB of attribute values
@@ -199,6 +202,8 @@ export const configSchema = z
         maxImageVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxImageVertices),
         /** Most rings one polygon record may have. */
         maxRings: z.number().int().min(1).default(DEFAULT_LIMITS.maxRings),
+        /** Most pixel steps one picture's lines and polygons may take resvg to draw (drawing/picture-budget.ts). */
+        maxDrawingWork: z.number().int().min(1).default(DEFAULT_LIMITS.maxDrawingWork),
         /**
          * Most hot spots one answer may carry, counted before decoding from the records'
          * part counts (features in view on a map, the listed ids on images).

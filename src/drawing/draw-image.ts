@@ -28,7 +28,7 @@ import { pixelShapes } from './pixel-shapes.ts';
 import { drawnImage, type DrawnImage } from './drawn-image.ts';
 import { classByFeature, featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { pictureOverlay } from './picture-overlay.ts';
-import { checkDrawnShapes } from './picture-budget.ts';
+import { checkDrawingWork, checkDrawnShapes, drawingWork } from './picture-budget.ts';
 import { withClasses } from '../hotspots/classes.ts';
 
 export interface ImageLimits extends HotSpotLimits {
@@ -36,6 +36,7 @@ export interface ImageLimits extends HotSpotLimits {
   maxImageVertices: number;
   maxRings: number;
   maxLabels: number;
+  maxDrawingWork: number;
 }
 
 export interface ImageJob extends HotSpotRequest {
@@ -131,6 +132,7 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
   checkpoint();
   const featureIds = features.map(({ ref }) => ref.parent);
   const styled = styler?.(featureIds, checkpoint);
+  if (job.format !== 'svg') checkDrawingWork(drawingWork(pixels, style, pixelRatio, styled?.paints), limits.maxDrawingWork);
   const overlay =
     job.styling && styled && pictureOverlay(job.styling, styled, { width, height, pixels, pointRadius: style.pointRadius, maxLabels: limits.maxLabels, checkpoint });
   lap('styling');

@@ -31,6 +31,7 @@ import { hotSpotAttributes, imageHotSpots, type HotSpotRequest } from './image-h
 import { recordsInView, type RecordsInView } from './records-in-view.ts';
 import { ATTRIBUTION_STRIP_HEIGHT, renderMapSvg, type MapSvg } from './map-svg.ts';
 import { stampedPixels, stampsPoints } from './point-symbols.ts';
+import { checkDrawingWork, drawingWork } from './picture-budget.ts';
 import { pixelShapes } from './pixel-shapes.ts';
 import { tilesFromCache, tilePixels } from './tile-pixels.ts';
 import type { MapLimits } from './map-budget.ts';
@@ -68,7 +69,7 @@ export interface MapJob extends HotSpotRequest {
   /** Of a JPEG, 1–100. */
   jpegQuality: number;
   useCache: boolean;
-  limits: MapLimits & { maxLabels: number };
+  limits: MapLimits & { maxLabels: number; maxDrawingWork: number };
 }
 
 /** Vertices closer together than this (real pixels) are one vertex on the map. */
@@ -101,6 +102,7 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const basemap = composite ? { ...job.basemap, below: { svg: job.basemap.below.svg } } : job.basemap;
   const featureIds = Array.from(inView.refs.parents);
   const styled = styler?.(featureIds, checkpoint);
+  if (!points) checkDrawingWork(drawingWork(pixels(), style, pixelRatio, styled?.paints), job.limits.maxDrawingWork);
   const overlay = job.styling && styled && pictureOverlay(job.styling, styled, {
     width,
     height,

@@ -24,6 +24,7 @@ export interface ImagesServices extends ThematicServices {
       | 'maxPixelsPerRequest'
       | 'maxImageVertices'
       | 'maxRings'
+      | 'maxDrawingWork'
       | 'maxIds'
       | 'maxSize'
       | 'maxHotSpots'
@@ -95,6 +96,7 @@ export async function createImages(
         limits: {
           maxImageVertices: limits.maxImageVertices,
           maxRings: limits.maxRings,
+          maxDrawingWork: limits.maxDrawingWork,
           maxHotSpots: limits.maxHotSpots,
           maxHotSpotAttributeBytes: limits.maxHotSpotAttributeBytes,
           maxLabels: limits.maxLabels,

@@ -29,6 +29,7 @@ export interface MapServices extends ThematicServices {
       | 'maxMapFeatures'
       | 'maxMapVertices'
       | 'maxRings'
+      | 'maxDrawingWork'
       | 'maxPixelsPerRequest'
       | 'maxSize'
       | 'maxHotSpots'
@@ -119,7 +120,7 @@ export async function createMap(
       answer: { ...answerLimitFor(services.config.limits.maxAnswerBytes, 'map', request.format), usedBytes: styled?.legend ? legendBytes(styled.legend, request.format) : 0 },
       jpegQuality: services.config.render.jpegQuality,
       useCache,
-      limits: { ...limits, maxLabels: services.config.limits.maxLabels },
+      limits: { ...limits, maxLabels: services.config.limits.maxLabels, maxDrawingWork: services.config.limits.maxDrawingWork },
     },
     signal,
   );

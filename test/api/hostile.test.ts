@@ -178,15 +178,28 @@ describe('entangled rings', () => {
 });
 
 describe('the event loop stays free', () => {
-  it('answers a small request while a 1.5-million-vertex jagged polygon with hot spots is being drawn', async () => {
+  /** A polygon of `vertices` vertices, each 50 pixels from the one before at 1024 × 1024: far denser than its pixels. */
+  const writeJagged = (vertices: number) => {
     const dir = writeFixtures();
     writeRawShapefile(join(dir, 'jagged'), ShapeType.Polygon, [
-      { shapeType: ShapeType.Polygon, xy: ringXY(0, 0, 1000, 1_500_000, 0.05) },
+      { shapeType: ShapeType.Polygon, xy: ringXY(0, 0, 1000, vertices, 0.05) },
     ]);
-    server = await startServer({ dataDir: dir, render: { workers: 2, maxQueue: 8, pngCompression: 1 } });
+    return dir;
+  };
+
+  it('refuses to outline a 1.5-million-vertex jagged polygon, whose stroke would hold a worker for half a minute, before drawing it', async () => {
+    server = await startServer({ dataDir: writeJagged(1_500_000) });
+    const answer = await json(imagesUrl(server, { file: 'jagged', fid: 0, size: '1024,1024', format: 'json' }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.ErrorDetails).toMatch(/^The picture's outlines and edges would take \d+ steps to draw; at most 50000000 \(limits\.maxDrawingWork\)/);
+    await expectAlive();
+  });
+
+  it('answers a small request while such a polygon of 600,000 vertices, filled alone, is drawn with its hot spots', async () => {
+    server = await startServer({ dataDir: writeJagged(600_000), render: { workers: 2, maxQueue: 8, pngCompression: 1 } });
     const finished: string[] = [];
     const heavyAtWork = server.nextJob('image');
-    const heavy = fetch(imagesUrl(server, { file: 'jagged', fid: 0, includeHotSpots: 1, size: '1024,1024', format: 'json' })).then(
+    const heavy = fetch(imagesUrl(server, { file: 'jagged', fid: 0, lineWidth: 0, includeHotSpots: 1, size: '1024,1024', format: 'json' })).then(
       async (response) => {
         finished.push('heavy');
         return { status: response.status, body: await response.json() };

@@ -88,7 +88,7 @@ describe('where= on images', () => {
     expect(none.body.ErrorDetails).toContain('matches the filter');
     const many = await envelope('images', { file: 'countries', where: "NAME LIKE '%a%'", singleImage: 1 });
     expect(many.status).toBe(400);
-    expect(many.body.ErrorDetails).toMatch(/selects more than 20 features of shapefile 'countries'; at most 20 \(maxIds\)/);
+    expect(many.body.ErrorDetails).toMatch(/selects more than 20 features of shapefile 'countries'; at most 20 \(limits\.maxIds\)/);
     const unknown = await envelope('images', { file: 'countries', where: "NAAM = 'x'" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.ErrorDetails).toContain("unknown property 'NAAM'");
@@ -132,7 +132,7 @@ describe('where= on maps', () => {
   it('answers 400 past maxMapFeatures, naming the count', async () => {
     const { status, body } = await envelope('map', { file: 'countries', where: "NAME LIKE '%a%'" });
     expect(status).toBe(400);
-    expect(body.ErrorDetails).toMatch(/at most 30 \(maxMapFeatures\)/);
+    expect(body.ErrorDetails).toMatch(/at most 30 \(limits\.maxMapFeatures\)/);
   });
 });
 

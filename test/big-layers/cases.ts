@@ -178,7 +178,7 @@ export function bigLayerSuite(kind: LayerKind): void {
       [...new Set(cases.map((testCase) => testCase.server))].map(async (name) => {
         const server = await startBigLayersServer(dataDir, SERVER_LIMITS[name]);
         await warmUp(server, layers[0]);
-        servers[name] = { server, health: await startHealthPoll(server.origin) };
+        servers[name] = { server, health: await startHealthPoll(server.origin, server.server.process.pid) };
       }),
     );
   }, SETUP_TIMEOUT_MS);

@@ -15,14 +15,16 @@ const POLLER = fileURLToPath(new URL('./health-poller.ts', import.meta.url));
 export interface HealthReport {
   /** /health answers (200) timed during the work. */
   answers: number;
-  /** The slowest and the median answer, less the time the poller itself was held up meanwhile (health-poller.ts). */
+  /** The slowest and the median answer, less the time the poller itself was held up and the server's event loop waited for a core meanwhile (health-poller.ts). */
   maxMs: number | null;
   medianMs: number | null;
   /** The slowest answer as timed, and the most the poller was held up during one answer. */
   rawMaxMs: number | null;
   pollerHeldMaxMs: number;
-  /** Answers that took the server more than 100 ms: when sent (ms since the poller started), how long they took, how much of it the poller was held up. */
-  slow: { at: number; ms: number; heldMs: number; status: number | 'failed' }[];
+  /** The most the server's event loop waited for a core during one answer. */
+  serverQueuedMaxMs: number;
+  /** Answers that took the server more than 100 ms: when sent (ms since the poller started), how long they took, how much of it the poller was held up and the server waited for a core. */
+  slow: { at: number; ms: number; heldMs: number; queuedMs: number; status: number | 'failed' }[];
   /** Requests that got no 200. */
   failed: string[];
   /** The server's largest event-loop lag while the work ran, from /metrics, in ms. */
@@ -35,9 +37,9 @@ export interface HealthPoll {
   stop(): void;
 }
 
-/** Starts the poller on `origin`; it polls from now until stop(). */
-export async function startHealthPoll(origin: string): Promise<HealthPoll> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', POLLER, origin], { stdio: ['pipe', 'pipe', 'inherit'] });
+/** Starts the poller on `origin`, served by process `pid`; it polls from now until stop(). */
+export async function startHealthPoll(origin: string, pid?: number): Promise<HealthPoll> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', POLLER, origin, ...(pid ? [String(pid)] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map<string, (rest: string) => void>();
   createInterface({ input: child.stdout! }).on('line', (line) => {
     const [kind, name] = line.split(' ', 2);
@@ -90,11 +92,11 @@ export async function eventLoopLagMaxMs(origin: string): Promise<number | undefi
 
 /** One line for an assertion's message. */
 export function describeHealth(health: HealthReport): string {
-  const slow = health.slow.length ? `; past 100 ms: ${health.slow.map((answer) => `${answer.ms - answer.heldMs} ms`).join(', ')}` : '';
+  const slow = health.slow.length ? `; past 100 ms: ${health.slow.map((answer) => `${answer.ms - answer.heldMs - answer.queuedMs} ms`).join(', ')}` : '';
   const lag = health.eventLoopLagMaxMs === undefined ? 'not reported' : `${health.eventLoopLagMaxMs.toFixed(0)} ms`;
   return (
     `/health answered ${health.answers} times, slowest ${health.maxMs?.toFixed(0) ?? '-'} ms, median ${health.medianMs?.toFixed(1) ?? '-'} ms${slow}` +
     `${health.failed.length ? `; not answered 200: ${health.failed.join(', ')}` : ''} (as timed, slowest ${health.rawMaxMs?.toFixed(0) ?? '-'} ms; ` +
-    `the poller itself held up at most ${health.pollerHeldMaxMs.toFixed(0)} ms during one); the server's event-loop lag max (/metrics): ${lag}`
+    `the poller itself held up at most ${health.pollerHeldMaxMs.toFixed(0)} ms, the server's event loop waiting for a core at most ${health.serverQueuedMaxMs.toFixed(0)} ms, during one); the server's event-loop lag max (/metrics): ${lag}`
   );
 }

@@ -14,13 +14,20 @@
  * On a machine loaded past what a test means (other work beside the busy loops), this
  * process itself may wait for a core while the server has long answered. A ticker every
  * TICK_MS tells when it did (a gap between ticks); each answer's time is reported whole and
- * less the time this process was held up meanwhile, which is the server's (and the kernel's)
- * share, and what `slow` judges.
+ * less the time this process was held up meanwhile.
+ *
+ * The server's event loop may likewise wait for a core behind the busy loops: the kernel
+ * keeps, per thread, how long it was ready to run and waited (/proc/PID/task/PID/schedstat,
+ * its second field; Linux, with the server's pid as the third argument). That wait is the
+ * machine's, not the event loop's: what `slow` judges is the answer's time less both waits,
+ * what the server's own work kept it.
  */
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createInterface } from 'node:readline';
 
 const origin = process.argv[2];
+const serverPid = process.argv[3];
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 /** A pause between polls: a hundred or so a second, not a flood that would load the server's event loop itself. */
 const PAUSE_MS = 5;
@@ -31,6 +38,8 @@ interface Answer {
   /** When the request was written, in ms since this process started. */
   at: number;
   ms: number;
+  /** How long the server's main thread waited for a core meanwhile. */
+  queuedMs: number;
   status: number | 'failed';
   reason?: string;
 }
@@ -45,6 +54,16 @@ setInterval(() => {
   while (held.length > 0 && held[0][1] < now - 600_000) held.shift();
 }, TICK_MS);
 
+/** How long, in ms, the server's main thread has waited ready for a core, in all; 0 where the kernel does not say. */
+function serverQueuedMs(): number {
+  if (!serverPid) return 0;
+  try {
+    return Number(readFileSync(`/proc/${serverPid}/task/${serverPid}/schedstat`, 'utf8').split(' ')[1]) / 1e6 || 0;
+  } catch {
+    return 0;
+  }
+}
+
 function heldWithin(start: number, end: number): number {
   let total = 0;
   for (const [from, to] of held) total += Math.max(0, Math.min(to, end) - Math.max(from, start));
@@ -56,8 +75,10 @@ let inFlight: Promise<void> = Promise.resolve();
 
 function poll(): Promise<Answer> {
   const at = performance.now();
+  const queuedBefore = serverQueuedMs();
   return new Promise((resolve) => {
-    const done = (status: number | 'failed', reason?: string) => resolve({ at, ms: performance.now() - at, status, ...(reason ? { reason } : {}) });
+    const done = (status: number | 'failed', reason?: string) =>
+      resolve({ at, ms: performance.now() - at, queuedMs: serverQueuedMs() - queuedBefore, status, ...(reason ? { reason } : {}) });
     const req = request(`${origin}/health`, { agent }, (response) => {
       response.resume();
       response.on('end', () => done(response.statusCode ?? 0));
@@ -97,7 +118,7 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
     const answers = window.answers.map((answer) => ({ ...answer, heldMs: heldWithin(answer.at, answer.at + answer.ms) }));
     window = undefined;
     const answered = answers.filter((answer) => answer.status === 200);
-    const serverMs = (answer: { ms: number; heldMs: number }) => answer.ms - answer.heldMs;
+    const serverMs = (answer: { ms: number; heldMs: number; queuedMs: number }) => Math.max(0, answer.ms - answer.heldMs - answer.queuedMs);
     const serverTimes = answered.map(serverMs).sort((a, b) => a - b);
     const report = {
       answers: answered.length,
@@ -105,9 +126,10 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
       medianMs: serverTimes.length ? serverTimes[Math.floor(serverTimes.length / 2)] : null,
       rawMaxMs: answered.length ? Math.max(...answered.map((answer) => answer.ms)) : null,
       pollerHeldMaxMs: Math.max(0, ...answers.map((answer) => answer.heldMs)),
+      serverQueuedMaxMs: Math.max(0, ...answers.map((answer) => answer.queuedMs)),
       slow: answers
         .filter((answer) => serverMs(answer) > SLOW_MS)
-        .map(({ at, ms, heldMs, status }) => ({ at: Math.round(at), ms: Math.round(ms), heldMs: Math.round(heldMs), status })),
+        .map(({ at, ms, heldMs, queuedMs, status }) => ({ at: Math.round(at), ms: Math.round(ms), heldMs: Math.round(heldMs), queuedMs: Math.round(queuedMs), status })),
       failed: answers.filter((answer) => answer.status !== 200).map(({ status, reason }) => `${status}${reason ? `: ${reason}` : ''}`),
     };
     console.log(`report ${name} ${JSON.stringify(report)}`);
