@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { BIG_LAYERS_HEADER, runBigLayersBench } from './big-layers.ts';
 import { runClassifyBench } from './classify.ts';
 import { runThematicBench } from './thematic.ts';
 import { load, loadGenerator, measureRow } from './load.ts';
@@ -18,21 +19,28 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
  * the map operation (bench/map.ts); classifying a field, cold (bench/classify.ts); a choropleth
  * with labels and legend against the same image plain (bench/thematic.ts); the same
  * images read from nginx by range requests through a delaying proxy, cold, warm and against
- * the local folder (bench/sources.ts). Environment: BENCH_FEATURES
+ * the local folder (bench/sources.ts); whole-file maps of 100,000 polygons and of 1,000,000
+ * points at 1000×1000, with peak memory and the event loop's longest stall (bench/big-layers.ts,
+ * issue 28). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources (comma-separated; default all);
+ * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big (comma-separated; default all);
+ * BENCH_BIG_RUNS: warm runs of each big-layers request after its cold one (default 2); BENCH_BIG_MATCH: only
+ * the big-layers requests whose label matches this regular expression (e.g. 'where');
  * BENCH_PEERS_DATA: the peer kit's data folder (../shared/bench-peers), whose big.shp the
- * stage breakdown and the sources section measure too; BENCH_PROFILE=1: CPU profiles behind the stage breakdown.
+ * stage breakdown and the sources section measure too; BENCH_PROFILE=1: CPU profiles behind the stage breakdown and the big layers.
  */
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
-const dataDir = ensureParcels(resolve(process.env.BENCH_DIR ?? '.bench-cache'), features, console.log);
-readThrough(dataDir);
-const heavyFile = ensureHeavyFile(dataDir);
+const cacheDir = resolve(process.env.BENCH_DIR ?? '.bench-cache');
+// Every section but big reads the parcels: BENCH_ONLY=big neither writes nor reads them.
+const needsParcels = [...only].some((section) => section !== 'big');
+const dataDir = needsParcels ? ensureParcels(cacheDir, features, console.log) : '';
+if (needsParcels) readThrough(dataDir);
+const heavyFile = needsParcels ? ensureHeavyFile(dataDir) : '';
 const key = 'bench-key-0123456789';
 
 const imagePath = (fid: number, format: string) =>
@@ -118,6 +126,16 @@ if (only.has('classify')) {
 if (only.has('sources')) {
   const lines = await runSourcesBench({ runtime, files: benchFiles, key, seconds });
   console.log(`\n${runtime}: 640x480 PNGs of random features read from nginx by range requests through bench/delay-proxy.ts\n\n${lines.join('\n')}`);
+}
+
+if (only.has('big')) {
+  const warmRuns = Number(process.env.BENCH_BIG_RUNS ?? 2);
+  const profileDir = process.env.BENCH_PROFILE === '1' ? resolve(cacheDir, 'profiles', `big-${Date.now()}`) : undefined;
+  const match = process.env.BENCH_BIG_MATCH ? new RegExp(process.env.BENCH_BIG_MATCH, 'i') : undefined;
+  const big = await runBigLayersBench({ runtime, cacheDir, key, warmRuns, log: console.log, match, profileDir });
+  console.log(`\n${runtime}: big layers at 1000x1000 (issue 28), one request at a time\n\n${big.setup.join('\n')}\n`);
+  printTable(BIG_LAYERS_HEADER, big.rows);
+  console.log(`\nServer-Timing (ms) and errors:\n${big.details.map((line) => `  ${line}`).join('\n')}`);
 }
 
 /**
