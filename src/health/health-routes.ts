@@ -8,16 +8,18 @@ import { checkReadiness } from './readiness.ts';
  * GET /health: the process answers (no I/O). GET /ready: it can serve (readiness.ts); 503
  * naming what is not ready. Neither needs a key, and admission never refuses them.
  */
-export function healthRoutes({ config, source, drawing, basemaps }: Services) {
+export function healthRoutes({ config, source, catalog, sourceHealth, drawing, basemaps }: Services) {
   const dataDir = resolve(config.dataDir);
+  const remote = source && sourceHealth && { describe: () => source.describe(), catalog, health: sourceHealth };
   return new Hono<AppEnv>()
     .get('/health', (c) => {
       c.header('Cache-Control', 'no-store');
       return c.json({ status: 'ok' });
     })
     .get('/ready', async (c) => {
-      const { ready, source: described, checks } = await checkReadiness({ dataDir, source, drawing, basemaps });
+      const { ready, source: described, checks, degraded } = await checkReadiness({ dataDir, ...(remote ? { source: remote } : {}), drawing, basemaps });
       c.header('Cache-Control', 'no-store');
-      return c.json({ status: ready ? 'ready' : 'not ready', ...(described ? { source: described } : {}), checks }, ready ? 200 : 503);
+      const status = !ready ? 'not ready' : degraded.length > 0 ? 'degraded' : 'ready';
+      return c.json({ status, ...(described ? { source: described } : {}), checks, ...(degraded.length > 0 ? { degraded } : {}) }, ready ? 200 : 503);
     });
 }

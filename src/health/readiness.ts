@@ -11,9 +11,9 @@
 import { opendir } from 'node:fs/promises';
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
-import { isDataSourceUnavailable } from '../plugin-contract/data-source-errors.ts';
-import type { DataSource } from '../plugin-contract/data-source-plugin.ts';
-import { recentReadings } from '../shapefile/recent-readings.ts';
+import { ServiceError } from '../errors.ts';
+import type { DataFolder } from '../shapefile/data-folder.ts';
+import type { CatalogHealth } from '../sources/source-catalog.ts';
 
 /**
  * Each check's outcome: 'ok', or what is wrong, in words (no path, no key: anyone may ask).
@@ -24,13 +24,19 @@ export interface Readiness {
   /** The remote data source the data is read from; absent for a local folder. */
   source?: string;
   checks: { dataFolder: string; drawingWorkers: string; basemaps: string };
+  /**
+   * What a ready instance serves less well, in words (a remote source's files left out of its
+   * catalog, reads it refuses, a listing that failed while the one before is served): the
+   * instance stays in its load balancer (every instance reads the same source), but says so.
+   */
+  degraded: string[];
 }
 
 export interface ReadinessSources {
   /** The data folder's resolved path. */
   dataDir: string;
-  /** The remote data source, in place of the folder: it must list its catalog. */
-  source?: DataSource;
+  /** The remote data source, in place of the folder: its catalog must list, and says what it left out. */
+  source?: { describe(): string; catalog: DataFolder; health(): CatalogHealth };
   drawing: Pick<DrawingPool, 'workers' | 'stats'>;
   basemaps: Pick<BasemapRegistry, 'failingTypes'>;
 }
@@ -45,13 +51,22 @@ export async function checkReadiness({ dataDir, source, drawing, basemaps }: Rea
   const { workersReady } = drawing.stats;
   const failing = basemaps.failingTypes(BASEMAP_WINDOW_MS);
   const checks = {
-    dataFolder: source ? await sourceCheck(source) : await dataFolderCheck(dataDir),
+    dataFolder: source ? await sourceCheck(source.describe(), source.catalog) : await dataFolderCheck(dataDir),
     // One worker serves; one that died is replaced when a job needs it, so fewer than all is no reason to turn traffic away.
     drawingWorkers: workersReady > 0 ? OK : `0 of ${drawing.workers} workers ready`,
     basemaps: failing.length === 0 ? OK : `the latest ${failing.join(', ')} map failed within the last minute`,
   };
   const ready = checks.dataFolder === OK && checks.drawingWorkers === OK;
-  return source ? { ready, source: source.describe(), checks } : { ready, checks };
+  const degraded = source ? degradations(source.health()) : [];
+  return source ? { ready, source: source.describe(), checks, degraded } : { ready, checks, degraded };
+}
+
+function degradations({ listingProblem, leftOut, readProblem }: CatalogHealth): string[] {
+  return [
+    ...(listingProblem ? [`the latest listing failed, the one before is served: ${listingProblem}`] : []),
+    ...(readProblem ? [`reads fail: ${readProblem}`] : []),
+    ...leftOut.map((entry) => `left out of the catalog: ${entry}`),
+  ];
 }
 
 /**
@@ -78,26 +93,18 @@ function dataFolderCheck(path: string): Promise<string> {
 /** A remote source must answer a listing within SOURCE_TIMEOUT_MS: a round trip or two, where a folder needs none. */
 const SOURCE_TIMEOUT_MS = 5000;
 /**
- * A listing costs a store more than an opendir costs a disk (S3 bills each), and a probe
- * comes every second or so from each load balancer: one outcome stands this long.
+ * The catalog lists within SOURCE_TIMEOUT_MS: the listing it serves from while that is young
+ * (source-catalog.ts lists again when it is due, in the background), so that a probe every
+ * second costs a store no listing of its own; what is wrong is the source's own reason, which
+ * names no secret (a ServiceError's message).
  */
-const sourceChecks = recentReadings<string>(10_000);
-
-/** The source lists its catalog; what is wrong is the source's own reason, which names no secret (DataSourceUnavailableError). */
-function sourceCheck(source: DataSource): Promise<string> {
-  const description = source.describe();
-  const list = () => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), SOURCE_TIMEOUT_MS);
-    return source
-      .list(controller.signal)
-      .then(
-        () => OK,
-        (error: unknown) => (isDataSourceUnavailable(error) ? `cannot be listed: ${error.reason}` : 'cannot be listed'),
-      )
-      .finally(() => clearTimeout(timer));
-  };
-  return sharedCheck(description, () => sourceChecks.get(description, list), SOURCE_TIMEOUT_MS, `did not list within ${SOURCE_TIMEOUT_MS} ms`);
+function sourceCheck(description: string, catalog: DataFolder): Promise<string> {
+  const list = () =>
+    catalog.names(AbortSignal.timeout(SOURCE_TIMEOUT_MS)).then(
+      () => OK,
+      (error: unknown) => (error instanceof ServiceError ? `cannot be listed: ${error.message}` : 'cannot be listed'),
+    );
+  return sharedCheck(description, list, SOURCE_TIMEOUT_MS, `did not list within ${SOURCE_TIMEOUT_MS} ms`);
 }
 
 /** The check under way for `key`, shared with the probes that come meanwhile; `late` once it takes `timeoutMs`. */

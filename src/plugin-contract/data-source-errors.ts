@@ -15,11 +15,13 @@ export class DataSourceUnavailableError extends Error {
   /**
    * `source` is the source's describe(); `reason` a sentence that names no credentials and
    * no signed URL ("no answer within 10000 ms", "it answered 500 Internal Server Error").
+   * `retryAfterSeconds`: when a client may try again; null when trying again cannot help (the
+   * source refuses, answers what it must not, lists too much): the answer then has no Retry-After.
    */
   constructor(
     readonly source: string,
     readonly reason: string,
-    readonly retryAfterSeconds = 5,
+    readonly retryAfterSeconds: number | null = 5,
   ) {
     super(`Data source ${source} is unavailable: ${reason}`);
     this.name = 'DataSourceUnavailableError';

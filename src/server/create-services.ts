@@ -19,7 +19,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const setting = sourceSetting(config);
   // A remote source is made here for the catalog and /ready; each drawing worker makes its own to read from.
   const source = isRemote(setting) ? await openDataSource(setting, logger.child({ dataSource: setting.plugin })) : undefined;
-  const catalog = source ? createSourceCatalog(source, config) : createDataFolder(resolve(config.dataDir), config.fileCheckMs);
+  const sourceCatalog = source && createSourceCatalog(source, { ...config, requestTimeoutMs: config.limits.requestTimeoutMs });
+  const catalog = sourceCatalog ?? createDataFolder(resolve(config.dataDir), config.fileCheckMs);
   const drawing = createDrawingPool({
     workers: config.render.workers || Math.max(1, availableParallelism()),
     dataDir: resolve(config.dataDir),
@@ -37,7 +38,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   return {
     config,
     catalog,
-    ...(source ? { source } : {}),
+    ...(source && sourceCatalog ? { source, sourceHealth: sourceCatalog.health } : {}),
     drawing,
     basemaps,
     themes,

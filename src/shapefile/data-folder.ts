@@ -8,6 +8,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { FileSetPaths, ShapefileFiles } from './file-set.ts';
 import { recentReadings } from './recent-readings.ts';
+import { abortable } from '../cancellation/abortable.ts';
 
 /** Rescans for names that are not found happen at most this often, unless the folder changed. */
 const RESCAN_INTERVAL_MS = 250;
@@ -37,11 +38,16 @@ export function groupFileSets(root: string, fileNames: readonly string[]): Map<s
   return sets;
 }
 
+/**
+ * A request waits on its folder with its own signal: what it waits for (a listing, a stat) may
+ * be shared with other requests and run on, but the request stops waiting when its client goes
+ * or its time is up, with the signal's reason (a 503 naming the time budget).
+ */
 export interface DataFolder {
   /** The shapefile named `name` (any case); undefined when the folder has none. */
-  find(name: string): Promise<ShapefileFiles | undefined>;
+  find(name: string, signal?: AbortSignal): Promise<ShapefileFiles | undefined>;
   /** Names of every shapefile in the folder, as spelled on disk, sorted. */
-  names(): Promise<string[]>;
+  names(signal?: AbortSignal): Promise<string[]>;
 }
 
 /**
@@ -94,17 +100,17 @@ export function createDataFolder(root: string, lookAgainAfterMs = 0): DataFolder
   };
 
   return {
-    async find(name) {
+    async find(name, signal) {
       if (typeof name !== 'string' || name === '') return undefined;
-      await refresh();
+      await abortable(refresh(), signal);
       const key = name.toLowerCase();
-      if (!sets.has(key)) await refresh(0);
-      if (!sets.has(key) && Date.now() - scannedAt >= RESCAN_INTERVAL_MS) await rescan();
+      if (!sets.has(key)) await abortable(refresh(0), signal);
+      if (!sets.has(key) && Date.now() - scannedAt >= RESCAN_INTERVAL_MS) await abortable(rescan(), signal);
       return sets.get(key);
     },
     // Listings are few (the /ogc collections, the playground's menu): each sees the folder as it is.
-    async names() {
-      await refresh(0);
+    async names(signal) {
+      await abortable(refresh(0), signal);
       return [...sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
     },
   };

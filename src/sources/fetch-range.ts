@@ -5,11 +5,13 @@
  * read), no longer than asked, and of the version asked. The timeout and the one retry are
  * one-retry.ts's; the request itself (plain or signed) is the caller's.
  */
+import { echo } from '../errors.ts';
+import { xmlSafe } from '../xml-text.ts';
 import { boundedBody } from '../plugin-contract/bounded-body.ts';
 import { DataSourceUnavailableError, FileChangedError } from '../plugin-contract/data-source-errors.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
 import type { VersionOf } from './head-answer.ts';
-import type { RangeAnswer } from './range-get.ts';
+import type { SourceAnswer } from './source-request.ts';
 
 export interface RangeRequest {
   /** The source's describe(), for errors. */
@@ -23,7 +25,7 @@ export interface RangeRequest {
   signal: AbortSignal;
   timeoutMs: number;
   /** Sends the request for bytes `range` ("bytes=a-b"), stopping on `signal`; a signed request is signed for each attempt. */
-  send(range: string, signal: AbortSignal): Promise<RangeAnswer>;
+  send(range: string, signal: AbortSignal): Promise<SourceAnswer>;
   /** The version an answer reports (one without a Last-Modified reports none). */
   versionOf: VersionOf;
 }
@@ -37,7 +39,7 @@ export async function fetchRange(request: RangeRequest): Promise<Uint8Array> {
 }
 
 /** What an answer to a range request holds, checked. */
-async function rangeBytes(response: RangeAnswer, request: RangeRequest): Promise<Uint8Array> {
+async function rangeBytes(response: SourceAnswer, request: RangeRequest): Promise<Uint8Array> {
   const { offset, length, source, file, version } = request;
   const { status } = response;
   if (status === 206) {
@@ -46,7 +48,7 @@ async function rangeBytes(response: RangeAnswer, request: RangeRequest): Promise
     const expectedLast = Math.min(offset + length, contentRange?.size ?? 0) - 1;
     if (contentRange === undefined || contentRange.first !== offset || contentRange.last !== expectedLast) {
       await response.body?.cancel();
-      throw new DataSourceUnavailableError(source, `it answered a read of '${file}' with other bytes than asked (Content-Range '${response.headers.get('content-range')}').`);
+      throw new DataSourceUnavailableError(source, `it answered a read of '${file}' with other bytes than asked (Content-Range '${response.headers.get('content-range')}').`, null);
     }
     if (version !== undefined && versionOfAnswer(response.headers, contentRange.size, request.versionOf) !== version) {
       await response.body?.cancel();
@@ -64,14 +66,15 @@ async function rangeBytes(response: RangeAnswer, request: RangeRequest): Promise
   if (status === 416) return new Uint8Array(0);
   if (status === 404 || status === 410 || status === 412) throw new FileChangedError(source, file);
   if (status === 200) {
-    throw new DataSourceUnavailableError(source, `it answered a range request for '${file}' with the whole file (200, not 206); it must support HTTP range requests.`);
+    throw new DataSourceUnavailableError(source, `it answered a range request for '${file}' with the whole file (200, not 206); it must support HTTP range requests.`, null);
   }
-  const answered = `it answered ${status}${response.statusText ? ` ${response.statusText}` : ''} to a read of '${file}'`;
+  // The reason phrase is the source's text: quoted to 100 characters at most (decisions.md, "Errors").
+  const answered = `it answered ${status}${response.statusText ? ` ${echo(xmlSafe(response.statusText))}` : ''} to a read of '${file}'`;
   if (status >= 500 || status === 429) throw new TransientFailure(answered);
-  throw new DataSourceUnavailableError(source, `${answered}.`);
+  throw new DataSourceUnavailableError(source, `${answered}.`, null);
 }
 
-function versionOfAnswer(headers: RangeAnswer['headers'], size: number, versionOf: VersionOf): string | undefined {
+function versionOfAnswer(headers: SourceAnswer['headers'], size: number, versionOf: VersionOf): string | undefined {
   const modifiedMs = Date.parse(headers.get('last-modified') ?? '');
   return Number.isFinite(modifiedMs) ? versionOf(headers, size, modifiedMs) : undefined;
 }

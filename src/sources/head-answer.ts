@@ -8,6 +8,7 @@
 import { DataSourceUnavailableError } from '../plugin-contract/data-source-errors.ts';
 import type { SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { TransientFailure } from './one-retry.ts';
+import type { SourceAnswer } from './source-request.ts';
 
 /**
  * The version a source makes of an answer about a file (a HEAD's or a range read's): its
@@ -25,20 +26,20 @@ export interface HeadAnswer {
   versionOf: VersionOf;
 }
 
-export function statOfHead(response: Response, { source, name, advice, versionOf }: HeadAnswer): SourceStat | undefined {
+export function statOfHead(response: Pick<SourceAnswer, 'status' | 'headers'>, { source, name, advice, versionOf }: HeadAnswer): SourceStat | undefined {
   const { status } = response;
   if (status === 404 || status === 410) return undefined;
   if (status >= 500) throw new TransientFailure(`it answered ${status} to a HEAD of '${name}'`);
-  if (!response.ok) throw new DataSourceUnavailableError(source, `it answered ${status} to a HEAD of '${name}'${advice ? ` (${advice})` : ''}.`);
+  if (status < 200 || status > 299) throw new DataSourceUnavailableError(source, `it answered ${status} to a HEAD of '${name}'${advice ? ` (${advice})` : ''}.`, null);
   const size = contentLength(response.headers);
   const modifiedMs = Date.parse(response.headers.get('last-modified') ?? '');
   if (!Number.isSafeInteger(size) || !Number.isFinite(modifiedMs)) {
-    throw new DataSourceUnavailableError(source, `its answer for '${name}' lacks a Content-Length or a Last-Modified, so changes to the file could not be told.`);
+    throw new DataSourceUnavailableError(source, `its answer for '${name}' lacks a Content-Length or a Last-Modified, so changes to the file could not be told.`, null);
   }
   return { size, version: versionOf(response.headers, size, modifiedMs), modifiedMs };
 }
 
-function contentLength(headers: Headers): number {
+function contentLength(headers: SourceAnswer['headers']): number {
   const text = headers.get('content-length');
   if (text === null || !/^\d{1,16}$/.test(text.trim()) || headers.get('content-encoding')) return Number.NaN;
   return Number(text);

@@ -17,7 +17,7 @@ import { fetchRange } from './fetch-range.ts';
 import { statOfHead, type VersionOf } from './head-answer.ts';
 import { isPlainName, parseJsonCatalog } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
-import { rangeGet } from './range-get.ts';
+import { sourceRequest } from './source-request.ts';
 
 export interface HttpSourceOptions {
   /** The folder's URL, `http://` or `https://`; a trailing slash is added when missing. */
@@ -60,18 +60,18 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
   const getText = (url: URL, signal: AbortSignal) =>
     withOneRetry(
       async (attemptSignal) => {
-        const response = await fetch(url, { headers: { ...headers, accept: 'application/json' }, redirect: 'error', signal: attemptSignal });
+        const response = await sourceRequest(url, { ...headers, accept: 'application/json' }, attemptSignal);
         if (response.status === 404 || response.status === 403) {
           await response.body?.cancel();
           return undefined;
         }
-        if (!response.ok) {
+        if (response.status !== 200) {
           await response.body?.cancel();
           const answered = `it answered ${response.status} to a request for its catalog`;
-          throw response.status >= 500 ? new TransientFailure(answered) : new DataSourceUnavailableError(description, `${answered}.`);
+          throw response.status >= 500 ? new TransientFailure(answered) : new DataSourceUnavailableError(description, `${answered}.`, null);
         }
         const bytes = await boundedBody(response, maxCatalogBytes);
-        if (bytes === undefined) throw new DataSourceUnavailableError(description, `its catalog is larger than ${maxCatalogBytes} bytes.`);
+        if (bytes === undefined) throw new DataSourceUnavailableError(description, `its catalog is larger than ${maxCatalogBytes} bytes.`, null);
         return new TextDecoder().decode(bytes);
       },
       { source: description, timeoutMs, signal },
@@ -90,6 +90,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
       throw new DataSourceUnavailableError(
         description,
         `it has neither a JSON directory listing (nginx: autoindex on; autoindex_format json;) nor a ${CATALOG_FILE} holding one.`,
+        null,
       );
     },
 
@@ -97,7 +98,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
       if (!isPlainName(name)) return undefined;
       return withOneRetry(
         async (attemptSignal) => {
-          const response = await fetch(urlOf(name), { method: 'HEAD', headers: { ...headers, 'accept-encoding': 'identity' }, redirect: 'error', signal: attemptSignal });
+          const response = await sourceRequest(urlOf(name), { ...headers, 'accept-encoding': 'identity' }, attemptSignal, 'HEAD');
           await response.body?.cancel();
           return statOfHead(response, { source: description, name, versionOf });
         },
@@ -118,7 +119,7 @@ export function createHttpSource(options: HttpSourceOptions): DataSource {
         version,
         signal,
         timeoutMs,
-        send: (range, attemptSignal) => rangeGet(url, { ...requestHeaders, range }, attemptSignal),
+        send: (range, attemptSignal) => sourceRequest(url, { ...requestHeaders, range }, attemptSignal),
         versionOf,
       });
     },

@@ -8,7 +8,7 @@ import type { SourceEntry } from '../plugin-contract/data-source-plugin.ts';
 /**
  * The files of the listing, each with the version `versionOf(size, mtime)` gives; undefined
  * when `text` is no such array (an HTML listing, an error page). Folders, and entries whose
- * name, size or time cannot be right, are left out: the catalog is flat.
+ * size or time cannot be right, are left out: the catalog is flat.
  */
 export function parseJsonCatalog(text: string, versionOf: (size: number, modifiedMs: number) => string): SourceEntry[] | undefined {
   let listing: unknown;
@@ -23,7 +23,8 @@ export function parseJsonCatalog(text: string, versionOf: (size: number, modifie
     if (typeof item !== 'object' || item === null) continue;
     const { name, type, mtime, size } = item as Record<string, unknown>;
     const modifiedMs = typeof mtime === 'string' ? Date.parse(mtime) : NaN;
-    if (type !== 'file' || typeof name !== 'string' || !isPlainName(name)) continue;
+    // Names are judged by the catalog, which leaves out and reports those it cannot serve (source-catalog.ts).
+    if (type !== 'file' || typeof name !== 'string') continue;
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || !Number.isFinite(modifiedMs)) continue;
     entries.push({ name, size, version: versionOf(size, modifiedMs), modifiedMs: wholeSeconds(modifiedMs) });
   }
@@ -40,8 +41,9 @@ const MAX_NAME_LENGTH = 255;
 
 /**
  * A file name of the folder itself: no path, nothing that walks up, no control characters
- * (a line break would forge a log line or a cache key), of a length messages may quote.
+ * (a line break would forge a log line or a cache key), no lone surrogate (no URL can name
+ * it: encodeURIComponent throws), of a length messages may quote.
  */
 export function isPlainName(name: string): boolean {
-  return name !== '' && name !== '.' && name !== '..' && name.length <= MAX_NAME_LENGTH && !/[/\\\x00-\x1f\x7f]/.test(name);
+  return name !== '' && name !== '.' && name !== '..' && name.length <= MAX_NAME_LENGTH && !/[/\\\x00-\x1f\x7f]|\p{Cs}/u.test(name);
 }

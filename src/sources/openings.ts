@@ -17,7 +17,7 @@
  * here). What it lacks is fetched in the background for the requests after it, while its
  * own worker reads what it needs itself, with the request's signal and its errors.
  */
-import { isFileChanged } from '../plugin-contract/data-source-errors.ts';
+import { isDataSourceUnavailable, isFileChanged } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { FILE_KINDS, type FileKind, type ShapefileFiles } from '../shapefile/file-set.ts';
 import { openingBytes, trimmedOpening } from '../shapefile/opening-bytes.ts';
@@ -40,7 +40,11 @@ const PREFETCH_PARALLEL = 4;
 /** How a fetch ended: a changed file is the listing's news, not the source's failure. */
 type Fetched = 'held' | 'changed' | 'failed';
 
-export function createOpenings(source: DataSource, maxBytes = OPENINGS_CACHE_BYTES): Openings {
+/**
+ * `onRead` is told how each fetch that read or failed went: the reason a read failed (a
+ * source that ignores Range, one that refuses reads), or undefined once one read again.
+ */
+export function createOpenings(source: DataSource, onRead: (problem: string | undefined) => void = () => undefined, maxBytes = OPENINGS_CACHE_BYTES): Openings {
   const cache = byteBoundedCache<Uint8Array>(maxBytes, arrayBytes);
   const inFlight = new Map<string, Promise<Fetched>>();
   // Shared by every request that asks: no request's signal may stop it; the source's own timeout and retry bound it.
@@ -58,9 +62,14 @@ export function createOpenings(source: DataSource, maxBytes = OPENINGS_CACHE_BYT
         .then(
           (bytes): Fetched => {
             cache.set(key, trimmedOpening(kind, bytes));
+            onRead(undefined);
             return 'held';
           },
-          (error: unknown): Fetched => (isFileChanged(error) ? 'changed' : 'failed'),
+          (error: unknown): Fetched => {
+            if (isFileChanged(error)) return 'changed';
+            onRead(isDataSourceUnavailable(error) ? error.message : `Data source ${source.describe()} failed a read.`);
+            return 'failed';
+          },
         )
         .finally(() => inFlight.delete(key));
       inFlight.set(key, fetching);

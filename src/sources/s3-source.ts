@@ -21,13 +21,13 @@ import { fetchRange } from './fetch-range.ts';
 import { statOfHead, type VersionOf } from './head-answer.ts';
 import { isPlainName, wholeSeconds } from './json-catalog.ts';
 import { TransientFailure, withOneRetry } from './one-retry.ts';
-import { rangeGet } from './range-get.ts';
+import { sourceRequest } from './source-request.ts';
 import { parseListingPage } from './s3-listing.ts';
 
 export interface S3SourceOptions {
   /** `s3://bucket/prefix/` (the prefix may be empty). */
   url: string;
-  /** An S3-compatible store's URL (`http://127.0.0.1:9000`); default AWS's regional endpoint. */
+  /** An S3-compatible store's URL (`http://127.0.0.1:9000`); default AWS_ENDPOINT_URL_S3, then AWS_ENDPOINT_URL (as the AWS SDKs read them), then AWS's regional endpoint. */
   endpoint?: string;
   /** Default AWS_REGION, then AWS_DEFAULT_REGION, then us-east-1. */
   region?: string;
@@ -53,6 +53,8 @@ export interface S3SourceOptions {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_CATALOG_KEYS = 100_000;
+/** S3's most keys a page, and its default. */
+const DEFAULT_PAGE_SIZE = 1000;
 /** A listing page is a few hundred bytes a key: 1000 keys stay far below this. */
 const MAX_PAGE_BYTES = 8 << 20;
 
@@ -65,13 +67,14 @@ export function createS3Source(options: S3SourceOptions): DataSource {
   const env = options.env ?? process.env;
   const { bucket, prefix } = parseS3Url(options.url);
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
-  const endpoint = new URL(options.endpoint ?? `https://s3.${region}.amazonaws.com`);
-  const pathStyle = options.pathStyle ?? options.endpoint !== undefined;
+  const ownEndpoint = options.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+  const endpoint = new URL(ownEndpoint ?? `https://s3.${region}.amazonaws.com`);
+  const pathStyle = options.pathStyle ?? ownEndpoint !== undefined;
   const bucketUrl = pathStyle ? new URL(`${endpoint.origin}/${encodeURIComponent(bucket)}/`) : new URL(`${endpoint.protocol}//${bucket}.${endpoint.host}/`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const headers: Record<string, string> = options.userAgent ? { 'user-agent': options.userAgent } : {};
   // Names the bucket and where it is, never the credentials or a signed URL.
-  const description = `s3://${bucket}/${prefix}${options.endpoint === undefined ? '' : ` at ${endpoint.origin}`}`;
+  const description = `s3://${bucket}/${prefix}${ownEndpoint === undefined ? '' : ` at ${endpoint.origin}`}`;
 
   const accessKeyId = options.accessKeyId ?? env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = options.secretAccessKey ?? env.AWS_SECRET_ACCESS_KEY;
@@ -85,15 +88,15 @@ export function createS3Source(options: S3SourceOptions): DataSource {
     const all = { ...headers, ...init.headers };
     return client ? await client.sign(url.toString(), { method: init.method ?? 'GET', headers: all }) : new Request(url, { ...init, headers: all });
   };
-  // A store that redirects is misconfigured (a wrong region answers 301): followed, a redirect could point anywhere.
-  const send = async (url: URL, init: { method?: string; headers?: Record<string, string> }, signal: AbortSignal) =>
-    fetch(await signed(url, init), { redirect: 'error', signal });
-  /** A range GET, signed, by the runtime's cheapest client (range-get.ts). */
-  const sendRange = async (url: URL, range: string, precondition: Record<string, string>, signal: AbortSignal) => {
-    const request = await signed(url, { headers: { ...precondition, range } });
+  /**
+   * A request, signed, by the runtime's cheapest and surest client (source-request.ts). A store
+   * that redirects is misconfigured (a wrong region answers 301): its 3xx is the answer, refused.
+   */
+  const send = async (url: URL, init: { method?: 'GET' | 'HEAD'; headers?: Record<string, string> }, signal: AbortSignal) => {
+    const request = await signed(url, init);
     const signedHeaders: Record<string, string> = {};
     request.headers.forEach((value, name) => (signedHeaders[name] = value));
-    return rangeGet(new URL(request.url), signedHeaders, signal);
+    return sourceRequest(new URL(request.url), signedHeaders, signal, init.method);
   };
 
   const objectUrl = (name: string) => new URL(`${prefix}${name}`.split('/').map(encodeURIComponent).join('/'), bucketUrl);
@@ -108,14 +111,14 @@ export function createS3Source(options: S3SourceOptions): DataSource {
         if (options.listPageSize !== undefined) url.searchParams.set('max-keys', String(options.listPageSize));
         if (token !== undefined) url.searchParams.set('continuation-token', token);
         const response = await send(url, {}, attemptSignal);
-        if (!response.ok) {
+        if (response.status !== 200) {
           await response.body?.cancel();
           const answered = `it answered ${response.status} to ListObjectsV2`;
-          throw response.status >= 500 ? new TransientFailure(answered) : new DataSourceUnavailableError(description, `${answered} (check the bucket, the credentials and the region).`);
+          throw response.status >= 500 ? new TransientFailure(answered) : new DataSourceUnavailableError(description, `${answered} (check the bucket, the credentials and the region).`, null);
         }
         const bytes = await boundedBody(response, MAX_PAGE_BYTES);
         const page = bytes && parseListingPage(new TextDecoder().decode(bytes));
-        if (!page) throw new DataSourceUnavailableError(description, 'its answer to ListObjectsV2 is no ListBucketResult.');
+        if (!page) throw new DataSourceUnavailableError(description, 'its answer to ListObjectsV2 is no ListBucketResult.', null);
         return page;
       },
       { source: description, timeoutMs, signal },
@@ -127,20 +130,25 @@ export function createS3Source(options: S3SourceOptions): DataSource {
     async list(signal): Promise<SourceEntry[]> {
       const entries: SourceEntry[] = [];
       const maxKeys = options.maxCatalogKeys ?? DEFAULT_MAX_CATALOG_KEYS;
+      // Pages are bounded too: a page of folders only (CommonPrefixes) or an empty page that says more follow holds no key to count.
+      const maxPages = 2 * Math.ceil(maxKeys / (options.listPageSize ?? DEFAULT_PAGE_SIZE)) + 10;
       let keys = 0;
+      let pages = 0;
       let token: string | undefined;
       do {
+        if (++pages > maxPages) throw new DataSourceUnavailableError(description, `its listing runs past ${maxPages} pages under the prefix; serve a narrower prefix.`, null);
         const page = await listPage(token, signal);
         keys += page.objects.length;
-        if (keys > maxKeys) throw new DataSourceUnavailableError(description, `its listing holds more than ${maxKeys} keys under the prefix; serve a narrower prefix.`);
+        if (keys > maxKeys) throw new DataSourceUnavailableError(description, `its listing holds more than ${maxKeys} keys under the prefix; serve a narrower prefix.`, null);
         for (const object of page.objects) {
           const name = object.key.slice(prefix.length);
-          if (!object.key.startsWith(prefix) || !isPlainName(name)) continue;
+          // Keys below the prefix's folder are not the catalog's; names it cannot serve it leaves out and reports (source-catalog.ts).
+          if (!object.key.startsWith(prefix) || name.includes('/')) continue;
           entries.push({ name, size: object.size, version: s3Version(object.etag, object.modifiedMs), modifiedMs: wholeSeconds(object.modifiedMs) });
         }
         // A store that repeats its token would list for ever, one that stops giving it would cut the catalog short.
         if (page.truncated && (page.nextToken === undefined || page.nextToken === token)) {
-          throw new DataSourceUnavailableError(description, 'its listing said more keys follow but gave no new continuation token.');
+          throw new DataSourceUnavailableError(description, 'its listing said more keys follow but gave no new continuation token.', null);
         }
         token = page.nextToken;
       } while (token !== undefined);
@@ -177,7 +185,7 @@ export function createS3Source(options: S3SourceOptions): DataSource {
         version,
         signal,
         timeoutMs,
-        send: (range, attemptSignal) => sendRange(url, range, precondition, attemptSignal),
+        send: (range, attemptSignal) => send(url, { headers: { ...precondition, range } }, attemptSignal),
         versionOf,
       });
     },

@@ -1,114 +1,186 @@
 /**
  * The catalog of a remote data source, as the main thread serves it (the same DataFolder a
- * local folder gives, data-folder.ts): the source's listing grouped into shapefiles, listed
- * again every `catalogTtlMs` (in the background: requests go on with the listing before, which
- * a failed listing keeps) and at once (at most once a second) for a name it lacks, and
- * each shapefile found with its files' sizes and versions as the source states them now
- * (one stat per file, standing `fileCheckMs`, as a local file's stat does, and given for
- * `fileCheckMs` more while it is made again in the background; a listing's entries count as
- * stats made when it was made) and its files' opening bytes (openings.ts, fetched ahead
- * after each listing). Those versions are what the ETag is made of and what the drawing
- * workers read (whose reads find a file changed since and read it again), so a file
- * replaced in the store is always drawn fresh, and under a new ETag within twice
- * `fileCheckMs`.
+ * local folder gives, data-folder.ts): the source's listing grouped into shapefiles, each
+ * file with the size and version the listing gives it. The listing is the one request that
+ * versions every file (issue 29: a HEAD per file per `fileCheckMs` took a bucket of 3,000
+ * shapefiles 9,000 requests a catalog), so it is what is asked again: in the background once
+ * it is older than `fileCheckMs` (or ten times what it took, for a bucket whose listing costs
+ * many pages), while requests go on with it; waited for past twice that, when there is none
+ * yet, or (at most once a second) for a name it lacks. A listing that fails leaves the one
+ * before in use up to `catalogTtlMs`.
+ *
+ * Nothing here waits without a deadline (decisions.md, "At size"): a listing runs within the
+ * request budget (`limits.requestTimeoutMs`) whatever the source does, and each request waits
+ * for it with its own signal, so no request outlives its budget and its admission slot is
+ * given back. A listed name that cannot be served (no plain file name, a broken surrogate)
+ * is left out of the catalog and named in its health, not made the whole listing's failure.
+ *
+ * The versions are what ETags are made of and what the drawing workers read (pinned: a file
+ * replaced since is told by its reads, job-context/remote-shapefiles.ts). Each version's
+ * opening bytes are fetched once for every worker, ahead after each listing (openings.ts).
  */
+import { abortable } from '../cancellation/abortable.ts';
+import { OverloadedError } from '../errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { groupFileSets, type DataFolder } from '../shapefile/data-folder.ts';
 import { FILE_KINDS, type FileKind, type ShapefileFiles } from '../shapefile/file-set.ts';
-import { recentReadings } from '../shapefile/recent-readings.ts';
+import { isPlainName } from './json-catalog.ts';
 import { createOpenings } from './openings.ts';
-import { asServiceError } from './source-errors.ts';
+import { asServiceError, SourceFailedError } from './source-errors.ts';
 
-/** A name the listing lacks sends the source a new listing at most this often: a listing costs it more than a stat. */
+export interface SourceCatalogSettings {
+  /** A listing older than this is waited for. */
+  catalogTtlMs: number;
+  /** A listing older than this is made again in the background. */
+  fileCheckMs: number;
+  /** What one listing may take, whatever the source does: a request's own budget. */
+  requestTimeoutMs: number;
+}
+
+/** What the catalog knows is wrong with its source, for /ready (health/readiness.ts). */
+export interface CatalogHealth {
+  /** The latest listing's failure, when it failed; undefined when it listed. */
+  listingProblem: string | undefined;
+  /** Listed names left out of the catalog, and why (the first few). */
+  leftOut: string[];
+  /** Why the latest read of the opening bytes ahead failed (a source that ignores Range), until one succeeds again. */
+  readProblem: string | undefined;
+}
+
+export interface SourceCatalog extends DataFolder {
+  health(): CatalogHealth;
+}
+
+/** A name the listing lacks sends the source a new listing at most this often: a listing costs it more than a read. */
 const RELIST_INTERVAL_MS = 1000;
+/** A listing that took a while is made again at most every this many times what it took. */
+const LISTING_COST_FACTOR = 10;
+/** Names of files left out that health() reports: enough to find them, bounded whatever the listing holds. */
+const MAX_REPORTED = 20;
 
-export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileCheckMs }: { catalogTtlMs: number; fileCheckMs: number }): DataFolder {
+interface Listing {
+  sets: Map<string, ShapefileFiles>;
+  /** When it started (performance.now()), and how long it took. */
+  startedAt: number;
+  tookMs: number;
+}
+
+export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileCheckMs, requestTimeoutMs }: SourceCatalogSettings): SourceCatalog {
   const description = source.describe();
-  let sets = new Map<string, ShapefileFiles>();
-  let listedAt = -Infinity;
-  let listing: Promise<void> | undefined;
-  // A stat up to twice its age is given while a newer one is made: under load, no request waits for a HEAD.
-  const stats = recentReadings<SourceStat | undefined>(fileCheckMs, fileCheckMs);
-  const statOf = (name: string) => stats.get(name, () => sourceCall(source.stat(name, never)));
-  const openings = createOpenings(source);
+  let readProblem: string | undefined;
+  const openings = createOpenings(source, (problem) => (readProblem = problem));
+  let latest: Listing | undefined;
+  let listing: Promise<Listing> | undefined;
+  let lastTried = -Infinity;
+  let listingProblem: string | undefined;
+  let leftOut: string[] = [];
 
-  // The main thread's calls have no request signal to stop with: the source's own timeout and retry bound them.
-  const never = new AbortController().signal;
-  const sourceCall = <T>(call: Promise<T>) => call.catch((error: unknown) => Promise.reject(asServiceError(error, description, never)));
-
-  const relist = () =>
+  /** A new listing, shared by every request that asks while it runs, within its own deadline. */
+  const relist = (): Promise<Listing> =>
     (listing ??= (async () => {
+      const startedAt = performance.now();
+      lastTried = startedAt;
+      const deadline = AbortSignal.timeout(requestTimeoutMs);
       try {
-        const started = performance.now();
-        const entries = await sourceCall(source.list(never));
-        sets = groupFileSets('', entries.map((entry) => entry.name));
-        const listed = new Map(entries.map((entry) => [entry.name, entry]));
-        const withListed = [...sets.values()].map((files) => withListedVersions(files, listed));
-        // As stats made when the listing started (a stat made since is newer), of the shapefiles' files only.
-        for (const { paths, versions = {} } of withListed) {
-          for (const [kind, stat] of Object.entries(versions) as [FileKind, SourceStat][]) stats.seed(paths[kind]!, stat, started);
-        }
-        openings.prefetch(withListed);
-      } finally {
-        // From the end of a listing, failed or not: a slow or failing source is asked again after the interval, not at once.
-        listedAt = performance.now();
+        const entries = await source.list(deadline);
+        const { served, refused } = servedEntries(entries);
+        const listed = new Map(served.map((entry) => [entry.name, entry]));
+        const sets = new Map(
+          [...groupFileSets('', served.map((entry) => entry.name))].flatMap(([key, files]) => {
+            const versioned = withListedVersions(files, listed);
+            return versioned.versions?.shp ? [[key, versioned] as const] : [];
+          }),
+        );
+        latest = { sets, startedAt, tookMs: performance.now() - startedAt };
+        listingProblem = undefined;
+        leftOut = refused;
+        openings.prefetch([...sets.values()]);
+        return latest;
+      } catch (error) {
+        const failure = deadline.aborted
+          ? new SourceFailedError(`Data source ${description} is unavailable: it did not list its catalog within ${requestTimeoutMs} ms.`)
+          : asServiceError(error, description, deadline);
+        listingProblem = failure instanceof Error ? failure.message : `Data source ${description} did not list its catalog.`;
+        throw failure;
       }
     })().finally(() => {
       listing = undefined;
     }));
 
   /**
-   * The catalog no older than `catalogTtlMs`: the first listing is waited for; later ones are
-   * made while requests go on with the one before, which a failed listing leaves in place until
-   * the next try, `catalogTtlMs` later (a file's own stat still finds it gone or changed).
+   * The listing a request may use: the latest while it is younger than its refresh age (and,
+   * up to twice that, while a newer one is made in the background), else a new one, waited for
+   * with the request's signal. A new one that fails leaves the latest in use up to
+   * `catalogTtlMs`: a source that falls over for a moment does not fail every request.
    */
-  const current = async () => {
-    if (performance.now() - listedAt < catalogTtlMs) return;
-    if (listedAt === -Infinity) return relist();
-    void relist().catch(() => undefined);
+  const usable = async (signal: AbortSignal | undefined): Promise<Listing> => {
+    const age = latest ? performance.now() - latest.startedAt : Infinity;
+    // fileCheckMs 0 asks for a listing a request; otherwise a costly listing is not asked for more often than ten times what it took.
+    const refreshAge = fileCheckMs === 0 ? 0 : Math.max(fileCheckMs, LISTING_COST_FACTOR * (latest?.tookMs ?? 0));
+    if (latest && age < refreshAge) return latest;
+    if (latest && age < 2 * refreshAge) {
+      void relist().catch(() => undefined);
+      return latest;
+    }
+    try {
+      return await waitForListing(signal);
+    } catch (error) {
+      if (latest && age < catalogTtlMs && !signal?.aborted) return latest;
+      throw error;
+    }
   };
 
-  /** The shapefile with each file's current size and version; undefined when its .shp is gone. */
-  const withVersions = async (files: ShapefileFiles): Promise<ShapefileFiles | undefined> => {
-    const kinds = FILE_KINDS.filter((kind) => files.paths[kind] !== undefined);
-    const found = await Promise.all(kinds.map((kind) => statOf(files.paths[kind]!)));
-    const paths: ShapefileFiles['paths'] = { shp: files.paths.shp };
-    const versions: Partial<Record<FileKind, SourceStat>> = {};
-    kinds.forEach((kind, i) => {
-      const stat = found[i];
-      if (stat === undefined) return;
-      paths[kind] = files.paths[kind]!;
-      versions[kind] = stat;
+  /** A new listing, waited for with `signal`; a request whose time runs out meanwhile is told the source did not list in time. */
+  const waitForListing = (signal: AbortSignal | undefined) =>
+    abortable(relist(), signal).catch((error: unknown) => {
+      if (signal?.aborted && error === signal.reason && error instanceof OverloadedError) {
+        throw new SourceFailedError(`Data source ${description} is unavailable: it did not list its catalog within the request's time (${error.message})`);
+      }
+      throw error;
     });
-    if (versions.shp === undefined) return undefined;
-    const withStats = { name: files.name, paths, versions };
-    return { ...withStats, opening: openings.held(withStats) };
-  };
 
   return {
-    async find(name) {
+    async find(name, signal) {
       if (typeof name !== 'string' || name === '') return undefined;
-      await current();
       const key = name.toLowerCase();
-      if (!sets.has(key) && performance.now() - listedAt >= RELIST_INTERVAL_MS) await relist();
-      const files = sets.get(key);
-      return files && (await withVersions(files));
+      let current = await usable(signal);
+      if (!current.sets.has(key) && performance.now() - lastTried >= RELIST_INTERVAL_MS) current = await waitForListing(signal);
+      const files = current.sets.get(key);
+      return files && { ...files, opening: openings.held(files) };
     },
-    async names() {
-      await current();
-      return [...sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
+    async names(signal) {
+      const current = await usable(signal);
+      return [...current.sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
     },
+    health: () => ({ listingProblem, leftOut, readProblem }),
   };
+}
+
+/**
+ * The entries a catalog can serve, and the names of the first few it cannot: a name that is
+ * not a plain file name, or not well-formed text (a lone surrogate has no URL to read it at).
+ */
+function servedEntries(entries: readonly SourceEntry[]): { served: SourceEntry[]; refused: string[] } {
+  const served: SourceEntry[] = [];
+  const refused: string[] = [];
+  for (const entry of entries) {
+    if (typeof entry.name === 'string' && isPlainName(entry.name)) served.push(entry);
+    // JSON escapes what no log line or page should hold as it is (a lone surrogate, a line break).
+    else if (refused.length < MAX_REPORTED) refused.push(`${JSON.stringify(String(entry.name)).slice(0, 80)}: not a plain, well-formed file name`);
+  }
+  return { served, refused };
 }
 
 /** The shapefile with each file's size and version as the listing gave them. */
 function withListedVersions(files: ShapefileFiles, listed: ReadonlyMap<string, SourceEntry>): ShapefileFiles {
   const versions: Partial<Record<FileKind, SourceStat>> = {};
+  const paths: ShapefileFiles['paths'] = { shp: files.paths.shp };
   for (const kind of FILE_KINDS) {
     const entry = files.paths[kind] === undefined ? undefined : listed.get(files.paths[kind]);
     if (entry === undefined) continue;
-    const { name: _name, ...stat } = entry;
+    const { name, ...stat } = entry;
+    paths[kind] = name;
     versions[kind] = stat;
   }
-  return { ...files, versions };
+  return { name: files.name, paths, versions };
 }

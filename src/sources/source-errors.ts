@@ -14,10 +14,10 @@ import { isDataSourceUnavailable, isFileChanged } from '../plugin-contract/data-
 /** How long a client is asked to wait when a source fails without saying how long. */
 const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
-/** 503: the source cannot answer, or a file keeps changing under the request's reads. */
+/** 503: the source cannot answer, or a file keeps changing under the request's reads; no Retry-After when `retryAfterSeconds` is null (retrying cannot help). */
 export class SourceFailedError extends ServiceError {
-  constructor(message: string, retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS) {
-    super(503, message, retryAfterSeconds);
+  constructor(message: string, retryAfterSeconds: number | null = DEFAULT_RETRY_AFTER_SECONDS) {
+    super(503, message, retryAfterSeconds ?? undefined);
   }
 }
 

@@ -10,7 +10,7 @@ import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 /**
  * The bundled samples read from nginx by range requests give, on Node, Deno and Bun, the
  * answers the local folder gives on Node: the range reads go by node:http on Node and by
- * fetch() on Deno and Bun (src/sources/range-get.ts), and this is where the two meet a
+ * fetch() on Deno and Bun (src/sources/source-request.ts), and this is where the two meet a
  * real server with every runtime's own client.
  */
 const SAMPLES = fileURLToPath(new URL('../../data/', import.meta.url));

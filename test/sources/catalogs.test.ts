@@ -15,7 +15,7 @@ let server: RangeServer | undefined;
 afterEach(() => server?.stop());
 
 describe('an HTTP source without a directory listing', () => {
-  it('takes its catalog from shapeshot-catalog.json, files only, with the versions stat gives', async () => {
+  it("takes its catalog from shapeshot-catalog.json, files only (names are the catalog's to judge), with the versions stat gives", async () => {
     const catalog = [
       { name: 'a.shp', type: 'file', mtime: 'Wed, 01 May 2024 12:00:00 GMT', size: 4 },
       { name: 'sub', type: 'directory', mtime: 'Wed, 01 May 2024 12:00:00 GMT' },
@@ -25,7 +25,10 @@ describe('an HTTP source without a directory listing', () => {
     const source = createHttpSource({ url: server.url });
     const listed = await source.list(AbortSignal.timeout(10_000));
     const modifiedMs = Date.parse('2024-05-01T12:00:00Z');
-    expect(listed).toEqual([{ name: 'a.shp', size: 4, version: httpVersion(4, modifiedMs), modifiedMs }]);
+    expect(listed).toEqual([
+      { name: 'a.shp', size: 4, version: httpVersion(4, modifiedMs), modifiedMs },
+      { name: '../up.shp', size: 4, version: httpVersion(4, modifiedMs), modifiedMs },
+    ]);
     // The catalog takes a listed file's entry as its stat: the two must say the same.
     const { name: _name, ...asListed } = listed[0];
     expect(await source.stat('a.shp', AbortSignal.timeout(10_000))).toEqual(asListed);
@@ -61,19 +64,39 @@ describe("a remote source's catalog", () => {
   const LISTED = 'Wed, 01 May 2024 12:00:00 GMT';
   const catalogOf = (names: string[]) => new TextEncoder().encode(JSON.stringify(names.map((name) => ({ name, type: 'file', mtime: LISTED, size: 4 }))));
 
-  it('is listed again after catalogTtlMs while requests go on with the one before, which a failed listing keeps', async () => {
+  it('is listed again in the background past fileCheckMs while requests go on with the one before, which a failed listing keeps', async () => {
     const files: Record<string, Uint8Array> = { 'shapeshot-catalog.json': catalogOf(['a.shp']), 'a.shp': new Uint8Array(4), 'b.shp': new Uint8Array(4) };
     server = await startRangeServer(files);
-    const catalog = createSourceCatalog(createHttpSource({ url: server.url }), { catalogTtlMs: 0, fileCheckMs: 0 });
+    const catalog = createSourceCatalog(createHttpSource({ url: server.url }), { catalogTtlMs: 60_000, fileCheckMs: 0, requestTimeoutMs: 5000 });
     expect(await catalog.names()).toEqual(['a']);
     // A file added in the store shows once a later listing has run.
     files['shapeshot-catalog.json'] = catalogOf(['a.shp', 'b.shp']);
     await until(async () => (await catalog.names()).includes('b'));
-    // The store failing: the catalog stands as last listed.
+    // The store failing: the catalog stands as last listed, and says what failed.
     server.behave('fail');
     const listingsBefore = server.received.length;
     expect(await catalog.names()).toEqual(['a', 'b']);
-    await until(() => server!.received.length > listingsBefore);
+    // Each look past fileCheckMs asks for a listing in the background; one has failed once the catalog says so.
+    await until(async () => (await catalog.names()).length === 2 && catalog.health().listingProblem !== undefined);
+    expect(server.received.length).toBeGreaterThan(listingsBefore);
     expect(await catalog.names()).toEqual(['a', 'b']);
+    expect(catalog.health().listingProblem).toMatch(/^Data source http:\/\/127\.0\.0\.1:\d+\/ is unavailable/);
+  });
+
+  it('past catalogTtlMs is waited for, and a source that cannot list is a 503 naming it', async () => {
+    server = await startRangeServer({ 'shapeshot-catalog.json': catalogOf(['a.shp']), 'a.shp': new Uint8Array(4) });
+    const catalog = createSourceCatalog(createHttpSource({ url: server.url, timeoutMs: 1000 }), { catalogTtlMs: 0, fileCheckMs: 0, requestTimeoutMs: 5000 });
+    expect(await catalog.names()).toEqual(['a']);
+    server.behave('fail');
+    const failure = await catalog.names().catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 503, message: expect.stringMatching(/^Data source http:\/\/127\.0\.0\.1:\d+\/ is unavailable/) });
+  });
+
+  it('leaves out, and reports, listed names it cannot serve, and serves the rest', async () => {
+    const listing = new TextEncoder().encode(JSON.stringify(['a.shp', '\ud800.shp', 'b\nc.shp'].map((name) => ({ name, type: 'file', mtime: LISTED, size: 4 }))));
+    server = await startRangeServer({ 'shapeshot-catalog.json': listing, 'a.shp': new Uint8Array(4) });
+    const catalog = createSourceCatalog(createHttpSource({ url: server.url }), { catalogTtlMs: 60_000, fileCheckMs: 60_000, requestTimeoutMs: 5000 });
+    expect(await catalog.names()).toEqual(['a']);
+    expect(catalog.health().leftOut).toEqual(['"\\ud800.shp": not a plain, well-formed file name', '"b\\nc.shp": not a plain, well-formed file name']);
   });
 });

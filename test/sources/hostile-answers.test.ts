@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isDataSourceUnavailable } from '../../src/plugin-contract/data-source-errors.ts';
 import { createHttpSource } from '../../src/sources/http-source.ts';
+import { createSourceCatalog } from '../../src/sources/source-catalog.ts';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -30,12 +31,13 @@ const LAST_MODIFIED = new Date('2024-05-01T12:00:00Z').toUTCString();
 const unavailable = (pattern: RegExp) => (error: unknown) => isDataSourceUnavailable(error) && pattern.test((error as Error).message);
 
 describe('an HTTP source', () => {
-  it('leaves out of its catalog the names that walk up, hold control characters or are past 255 characters', async () => {
-    const names = ['good.shp', '../up.shp', 'a\nb.shp', 'tab\t.shp', `${'x'.repeat(300)}.shp`, 'sub\\back.shp', 'odd?#%2F.shp'];
+  it('leaves out of its catalog, and reports, the names that walk up, hold control characters or lone surrogates, or are past 255 characters', async () => {
+    const names = ['good.shp', '../up.shp', 'a\nb.shp', 'tab\t.shp', `${'x'.repeat(300)}.shp`, 'sub\\back.shp', 'odd?#%2F.shp', '\ud83d.shp'];
     const listing = names.map((name) => ({ name, type: 'file', mtime: LAST_MODIFIED, size: 4 }));
     const url = await serve(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(listing) }));
-    const listed = await createHttpSource({ url }).list(AbortSignal.timeout(10_000));
-    expect(listed.map((entry) => entry.name)).toEqual(['good.shp', 'odd?#%2F.shp']);
+    const catalog = createSourceCatalog(createHttpSource({ url }), { catalogTtlMs: 60_000, fileCheckMs: 60_000, requestTimeoutMs: 10_000 });
+    expect(await catalog.names()).toEqual(['good', 'odd?#%2F']);
+    expect(catalog.health().leftOut).toHaveLength(6);
   });
 
   it('refuses a 206 cut shorter than asked', async () => {

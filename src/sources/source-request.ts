@@ -1,10 +1,13 @@
 /**
- * The GET of a range read (fetch-range.ts), by the runtime's cheapest client. On Node that is
- * node:http(s) with a keep-alive agent: measured on the million-parcel bench, a read by
- * fetch() cost a drawing worker about 1.1 ms of CPU (undici's Request, Response, Headers and
- * stream objects and their garbage), more than the rest of a warm image's remote work, and
- * warm throughput from nginx was 73 % of the local folder's by fetch(), 90 % by node:http.
- * Deno and Bun keep fetch(): theirs is native, their node:http a layer over it.
+ * Every request to a remote source (a listing, a HEAD, a range read: fetch-range.ts), by the
+ * runtime's cheapest and surest client. On Node that is node:http(s) with a keep-alive agent:
+ * measured on the million-parcel bench, a read by fetch() cost a drawing worker about 1.1 ms
+ * of CPU (undici's Request, Response, Headers and stream objects and their garbage), more than
+ * the rest of a warm image's remote work, and warm throughput from nginx was 73 % of the local
+ * folder's by fetch(), 90 % by node:http; and an aborted fetch() can go on waiting when a
+ * garbage collection runs during it (undici issue 4627), where the signal destroys node:http's
+ * socket, whatever the server does. Deno and Bun keep fetch(): theirs is native, their
+ * node:http a layer over it.
  *
  * Either way the answer is read as a web Response is (status, headers, a body to iterate or
  * cancel), a redirect is not followed (its 3xx is the answer, which a read refuses), a network failure is a
@@ -14,8 +17,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
-/** What a range read looks at of an answer: a web Response has all of it. */
-export interface RangeAnswer {
+/** What a source's client looks at of an answer: a web Response has all of it. */
+export interface SourceAnswer {
   status: number;
   statusText: string;
   headers: { get(name: string): string | null };
@@ -23,25 +26,26 @@ export interface RangeAnswer {
   body: (AsyncIterable<Uint8Array> & { cancel(): Promise<unknown> }) | null;
 }
 
-export type RangeGet = (url: URL, headers: Record<string, string>, signal: AbortSignal) => Promise<RangeAnswer>;
+/** A request of `method` (GET unless said) to `url`, stopped by `signal`. */
+export type SourceRequest = (url: URL, headers: Record<string, string>, signal: AbortSignal, method?: 'GET' | 'HEAD') => Promise<SourceAnswer>;
 
-export const fetchGet: RangeGet = async (url, headers, signal) => {
-  const response = await fetch(url, { headers, redirect: 'manual', signal });
-  return { status: response.status, statusText: response.statusText, headers: response.headers, body: response.body as RangeAnswer['body'] };
+export const fetchRequest: SourceRequest = async (url, headers, signal, method = 'GET') => {
+  const response = await fetch(url, { method, headers, redirect: 'manual', signal });
+  return { status: response.status, statusText: response.statusText, headers: response.headers, body: response.body as SourceAnswer['body'] };
 };
 
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
-export const nodeGet: RangeGet = (url, headers, signal) =>
+export const nodeRequest: SourceRequest = (url, headers, signal, method = 'GET') =>
   new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const agent = url.protocol === 'https:' ? agents.https : agents.http;
-    const request = send(url, { headers, signal, agent }, (answer) => resolve(asRangeAnswer(answer, signal)));
+    const request = send(url, { method, headers, signal, agent }, (answer) => resolve(asSourceAnswer(answer, signal)));
     request.once('error', (error) => reject(asFetchFailure(error, signal)));
     request.end();
   });
 
-function asRangeAnswer(answer: IncomingMessage, signal: AbortSignal): RangeAnswer {
+function asSourceAnswer(answer: IncomingMessage, signal: AbortSignal): SourceAnswer {
   async function* chunks(): AsyncGenerator<Uint8Array> {
     try {
       for await (const chunk of answer) yield chunk as Uint8Array;
@@ -72,4 +76,4 @@ function asFetchFailure(error: unknown, signal: AbortSignal): unknown {
 
 const onNode = process.versions.bun === undefined && process.versions.deno === undefined;
 
-export const rangeGet: RangeGet = onNode ? nodeGet : fetchGet;
+export const sourceRequest: SourceRequest = onNode ? nodeRequest : fetchRequest;

@@ -1,5 +1,5 @@
 /**
- * The two clients of a range read (src/sources/range-get.ts) answer alike, from a loopback
+ * The two clients of a range read (src/sources/source-request.ts) answer alike, from a loopback
  * server the test scripts: Node's node:http with keep-alive, which the sources use on Node,
  * and fetch(), which they use on Deno and Bun and which the rest of the suite, run on Node,
  * would otherwise never exercise. Status, headers and body as sent; no redirect followed; a
@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { boundedBody } from '../../src/plugin-contract/bounded-body.ts';
 import { isDataSourceUnavailable } from '../../src/plugin-contract/data-source-errors.ts';
 import { fetchRange } from '../../src/sources/fetch-range.ts';
-import { fetchGet, nodeGet, type RangeGet } from '../../src/sources/range-get.ts';
+import { fetchRequest, nodeRequest, type SourceRequest } from '../../src/sources/source-request.ts';
 import { freePort } from '../support/nginx.ts';
 
 let server: Server | undefined;
@@ -29,9 +29,9 @@ async function serve(answer: Parameters<typeof createServer>[1]): Promise<URL> {
 const fetchFailure = (error: unknown) => error instanceof TypeError && typeof (error.cause as { code?: unknown })?.code === 'string';
 
 describe.each([
-  ['node:http', nodeGet],
-  ['fetch()', fetchGet],
-] as [string, RangeGet][])('a range GET by %s', (_client, get) => {
+  ['node:http', nodeRequest],
+  ['fetch()', fetchRequest],
+] as [string, SourceRequest][])('a range GET by %s', (_client, get) => {
   it('sends the headers and gives the status, headers and body as answered', async () => {
     let range: string | undefined;
     const url = await serve((request, response) => {
