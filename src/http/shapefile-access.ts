@@ -17,15 +17,39 @@ import type { AppEnv } from './context.ts';
  * The files of shapefile `name`; undefined when the folder has none or the key may not see it.
  * The caller says the 404 in its own words (an image's parameter, an /ogc collection's path).
  */
-export async function visibleShapefile(catalog: DataFolder, name: string, grant: KeyGrant): Promise<ShapefileFiles | undefined> {
-  const allowed = grant.shapefiles === undefined || grant.shapefiles.has(name.toLowerCase());
-  return allowed ? await catalog.find(name) : undefined;
+export async function visibleShapefile(catalog: DataFolder, name: string, grant: KeyGrant, signal?: AbortSignal): Promise<ShapefileFiles | undefined> {
+  return maySee(grant, name) ? await catalog.find(name, signal) : undefined;
 }
 
-/** Every shapefile of the folder that the key may see and that is still there, in the catalog's order. */
-export async function visibleShapefiles(catalog: DataFolder, grant: KeyGrant): Promise<ShapefileFiles[]> {
-  const found = await Promise.all((await catalog.names()).map((name) => visibleShapefile(catalog, name, grant)));
-  return found.filter((files) => files !== undefined);
+function maySee(grant: KeyGrant, name: string): boolean {
+  return grant.shapefiles === undefined || grant.shapefiles.has(name.toLowerCase());
+}
+
+/** Entries `offset` to `offset + limit` (exclusive) of a list. */
+export interface PageRange {
+  offset: number;
+  limit: number;
+}
+
+export interface VisibleShapefilesPage {
+  /** How many shapefiles the key may see in all. */
+  numberMatched: number;
+  /** Those of the page that are still there, in the catalog's order. */
+  files: ShapefileFiles[];
+}
+
+/**
+ * One page of the shapefiles the key may see, in the catalog's order (its names are sorted, so
+ * pages follow one another whatever was asked before). Only the page's names are looked up: for a
+ * remote source a look-up costs requests, so a page costs the same for 10 files or 100,000
+ * (decisions.md, "At size"); of the others, only the names are held. A file listed but gone by
+ * its look-up is left out of the page, and still counted.
+ */
+export async function visibleShapefilesPage(catalog: DataFolder, grant: KeyGrant, { offset, limit }: PageRange, signal?: AbortSignal): Promise<VisibleShapefilesPage> {
+  const names = await catalog.names(signal);
+  const visible = grant.shapefiles === undefined ? names : names.filter((name) => maySee(grant, name));
+  const found = await Promise.all(visible.slice(offset, offset + limit).map((name) => catalog.find(name, signal)));
+  return { numberMatched: visible.length, files: found.filter((files) => files !== undefined) };
 }
 
 /**
@@ -35,7 +59,7 @@ export async function visibleShapefiles(catalog: DataFolder, grant: KeyGrant): P
 export function requireShapefile(catalog: DataFolder): MiddlewareHandler<AppEnv, string, { out: { query: { file: string } } }> {
   return async (c, next) => {
     const { file } = c.req.valid('query');
-    const files = await visibleShapefile(catalog, file, c.get('grant'));
+    const files = await visibleShapefile(catalog, file, c.get('grant'), c.get('signal'));
     if (!files) throw new NotFoundError(`Shapefile '${echo(file)}' was not found.`);
     c.set('shapefile', files);
     await next();

@@ -5,7 +5,8 @@
 import type { CollectionFacts } from '../features/feature-items.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { AttributeType } from '../shapefile/dbf.ts';
-import { collectionHref, DRAFT_QUERYABLES_REL, MEDIA_TYPES, QUERYABLES_REL, type Link } from './links.ts';
+import { collectionHref, DRAFT_QUERYABLES_REL, MEDIA_TYPES, ogcBase, QUERYABLES_REL, requestHref, type Link } from './links.ts';
+import { pagingLinks, type PagePosition } from './paging.ts';
 
 export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 
@@ -38,10 +39,26 @@ export function conformance() {
   return { conformsTo: CONFORMANCE_CLASSES };
 }
 
-export function collectionsDocument(collections: readonly CollectionFacts[], base: string) {
+/** A page of the collections: those described, and where the page stands among all the key may see. */
+export interface CollectionsPage extends PagePosition {
+  collections: readonly CollectionFacts[];
+}
+
+/**
+ * A page of the collections, linked to its neighbours as a page of items is, with its counts as
+ * items carry them (`numberMatched`: all the key may see; as OGC API – Common Part 2's drafts
+ * give them for collections). `linkUrl`: the request's URL as links name it.
+ */
+export function collectionsDocument(page: CollectionsPage, linkUrl: string) {
+  const base = ogcBase(linkUrl);
   return {
-    links: [{ href: `${base}/collections`, rel: 'self', type: MEDIA_TYPES.json, title: 'This document' }] satisfies Link[],
-    collections: collections.map((facts) => collectionDocument(facts, base)),
+    links: [
+      { href: requestHref(linkUrl), rel: 'self', type: MEDIA_TYPES.json, title: 'This document' },
+      ...pagingLinks(linkUrl, page, MEDIA_TYPES.json),
+    ] satisfies Link[],
+    numberMatched: page.numberMatched,
+    numberReturned: page.collections.length,
+    collections: page.collections.map((facts) => collectionDocument(facts, base)),
   };
 }
 

@@ -32,7 +32,7 @@ export const OPERATIONS: Record<keyof OgcQueries, Operation> = {
   conformance: { path: '/conformance', summary: 'The conformance classes this API meets', mediaType: MEDIA_TYPES.json, schema: ogcSchema('confClasses') },
   collections: {
     path: '/collections',
-    summary: 'The collections the key may see: one per shapefile of the data folder',
+    summary: 'The collections the key may see, one per shapefile of the data folder, a page at a time (limit, offset; the next link)',
     reads: true,
     mediaType: MEDIA_TYPES.json,
     schema: ogcSchema('collections'),

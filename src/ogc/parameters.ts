@@ -11,11 +11,11 @@ import { BadRequestError, echo } from '../errors.ts';
 import type { BBox } from '../geometry/types.ts';
 
 export interface OgcLimits {
-  /** Most features one page of items holds; a larger `limit` is capped to it. */
+  /** Most features one page of items holds, and most collections one page of collections; a larger `limit` is capped to it. */
   maxLimit: number;
 }
 
-/** The page size when the request names none (OGC API – Features' own default). */
+/** The page size of items when the request names none (OGC API – Features' own default). */
 export const DEFAULT_LIMIT = 10;
 
 const key = z
@@ -127,26 +127,41 @@ const metadataQuery = z.strictObject({ key, f: format(['json']) });
 /** A resource a browser may browse takes these: the key, and JSON or its HTML page. */
 const pageQuery = z.strictObject({ key, f: format(['json', 'html']) });
 
-/** The query parameters of every /ogc resource. */
-export function ogcQueries({ maxLimit }: OgcLimits) {
+/**
+ * `limit` and `offset` of a paged resource: items (features) and the collections. Both page the
+ * same way; only the default page size differs (`defaultLimit`), and the words for what is paged.
+ * A `limit` past `maxLimit` is taken as `maxLimit`, as OGC API – Features asks of items, rather than refused.
+ */
+function paging({ maxLimit, defaultLimit, things }: { maxLimit: number; defaultLimit: number; things: string }) {
   const limit = z
     .preprocess(digits, z.int({ error: 'must be a positive integer' }).min(1, { error: 'must be a positive integer' }))
-    .default(DEFAULT_LIMIT)
+    .default(defaultLimit)
     .transform((value) => Math.min(value, maxLimit))
-    .meta({ maximum: maxLimit, description: `Most features in the page; a larger value is taken as ${maxLimit}.` });
+    .meta({ maximum: maxLimit, description: `Most ${things} in the page; a larger value is taken as ${maxLimit}.` });
   const offset = z
     .preprocess(digits, z.int({ error: 'must be an integer of at least 0' }).min(0, { error: 'must be an integer of at least 0' }))
     .default(0)
-    .meta({ description: "Matching features to skip: the page's first feature is the match at this position (0-based); the `next` link carries it." });
+    .meta({ description: `${capitalized(things)} to skip: the page's first is the one at this position (0-based); the \`next\` link carries it.` });
+  return { limit, offset };
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The query parameters of every /ogc resource. */
+export function ogcQueries({ maxLimit }: OgcLimits) {
+  const featurePaging = paging({ maxLimit, defaultLimit: DEFAULT_LIMIT, things: 'matching features' });
+  // A whole catalog of up to maxLimit shapefiles in the first page, as before it was paged: clients
+  // that list collections once (decisions.md, "At size") still see every one of them (docs/ogc.md, "Collections").
+  const collectionPaging = paging({ maxLimit, defaultLimit: maxLimit, things: 'collections' });
   const featureFormat = format(['json', 'geojson', 'html']);
   return {
     landing: pageQuery,
     conformance: metadataQuery,
     api: metadataQuery,
-    collections: pageQuery,
+    collections: pageQuery.extend(collectionPaging),
     collection: pageQuery,
     queryables: metadataQuery,
-    items: z.strictObject({ key, f: featureFormat, limit, offset, bbox, datetime, properties, filter, 'filter-lang': filterLang }),
+    items: z.strictObject({ key, f: featureFormat, ...featurePaging, bbox, datetime, properties, filter, 'filter-lang': filterLang }),
     item: z.strictObject({ key, f: featureFormat, properties }),
   };
 }

@@ -10,7 +10,7 @@ import type { CollectionFacts, DescribedCollection } from '../features/feature-i
 import { NotFoundError, ServiceError } from '../errors.ts';
 import { reserveAnswer } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';
-import { visibleShapefile, visibleShapefiles } from '../http/shapefile-access.ts';
+import { visibleShapefile, visibleShapefilesPage } from '../http/shapefile-access.ts';
 import type { Services } from '../app-services.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { collectionDocument, collectionsDocument, conformance, landingPage, queryablesDocument } from './documents.ts';
@@ -19,6 +19,7 @@ import { featureBytes, featureCollectionBytes } from './feature-documents.ts';
 import { collectionHref, MEDIA_TYPES, ogcBase, publicRequestUrl, requestHref, type Link } from './links.ts';
 import { apiDefinition, honoPath, OPERATIONS } from './openapi.ts';
 import { queryablesMediaType } from './negotiation.ts';
+import { pagingLinks } from './paging.ts';
 import { ogcQueries, readQuery } from './parameters.ts';
 import { linkingFor, PAGE_HEADERS, wantsHtml } from './html/answer.ts';
 import { collectionHtml, collectionsHtml, landingHtml } from './html/catalog-pages.ts';
@@ -89,15 +90,19 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
 
   ogc.get(route('collections'), admitted, async (c) => {
     const query = queryOf(c, queries.collections);
-    const described = await describe(c, await visibleShapefiles(catalog, c.get('grant')));
+    const { offset, limit } = query;
+    // Only the page's shapefiles are looked up and described: its cost is bounded by limit, not by the catalog.
+    const page = await visibleShapefilesPage(catalog, c.get('grant'), { offset, limit }, c.get('signal'));
+    const described = await describe(c, page.files);
     const collections = described.flatMap((entry) => {
       if ('facts' in entry) return [entry.facts];
       // A file removed meanwhile is simply gone; a damaged one is left out, and said so in the log.
       if (entry.status !== 404) logger.warn({ traceId: c.get('traceId'), problem: entry.problem }, 'collection left out');
       return [];
     });
-    if (wantsHtml(c, query.f)) return sendHtml(c, collectionsHtml(linkingFor(c, linkUrl(c)), linkUrl(c), collections));
-    return sendJson(c, collectionsDocument(collections, ogcBase(linkUrl(c))));
+    const shown = { collections, offset, limit, numberMatched: page.numberMatched };
+    if (wantsHtml(c, query.f)) return sendHtml(c, collectionsHtml(linkingFor(c, linkUrl(c)), linkUrl(c), shown));
+    return sendJson(c, collectionsDocument(shown, linkUrl(c)));
   });
 
   ogc.get(route('collection'), admitted, async (c) => {
@@ -139,14 +144,8 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     const links: Link[] = [
       { href: requestHref(linkUrl(c)), rel: 'self', type: MEDIA_TYPES.geojson, title: 'This page' },
       { href: collectionHref(ogcBase(linkUrl(c)), files.name), rel: 'collection', type: MEDIA_TYPES.json, title: 'The collection' },
+      ...pagingLinks(linkUrl(c), { offset, limit, numberMatched: page.numberMatched }, MEDIA_TYPES.geojson),
     ];
-    if (offset + limit < page.numberMatched) {
-      links.push({ href: requestHref(linkUrl(c), { offset: String(offset + limit), limit: String(limit) }), rel: 'next', type: MEDIA_TYPES.geojson, title: 'The next page' });
-    }
-    if (offset > 0) {
-      const previous = String(Math.max(0, offset - limit));
-      links.push({ href: requestHref(linkUrl(c), { offset: previous, limit: String(limit) }), rel: 'prev', type: MEDIA_TYPES.geojson, title: 'The previous page' });
-    }
     return sendBytes(c, featureCollectionBytes(page, links), MEDIA_TYPES.geojson);
   });
 

@@ -146,34 +146,161 @@ async function loadPalettes() {
 }
 
 /**
- * The shapefiles this key may see, `preferred` chosen among them (else the first).
+ * The most shapefiles the picker lists. A data folder may hold 100,000: a <select> of them is no
+ * use to pick from, and each page of the list costs the server a description of every file in it
+ * (docs/ogc.md, "Collections"). Past it the page says how to open any other: by its name in the
+ * address (?file=), which /ogc's pages link to.
+ */
+const MOST_LISTED = 3000;
+
+/** @type {AbortController | undefined} the catalog being listed: a newer listing (another key) abandons it */
+let listing;
+
+/**
+ * @typedef {{ collections: Collection[], numberMatched?: number, links?: { href: string, rel: string }[] }} CollectionsPage
+ */
+
+/**
+ * The pages of /ogc/collections in order, each fetched when the one before has been taken: the
+ * server's own page size (a catalog within ogc.maxLimit comes whole in the first), then its
+ * `next` links.
+ * @param {AbortSignal} signal
+ * @returns {AsyncGenerator<CollectionsPage>}
+ */
+async function* collectionPages(signal) {
+  /** @type {string | undefined} */
+  let next = '/ogc/collections';
+  while (next !== undefined) {
+    const response = await fetchWithKey(next, signal);
+    if (!response.ok) throw new Error(await failureOf(response));
+    /** @type {CollectionsPage} */
+    const page = await response.json();
+    yield page;
+    next = page.links?.find((link) => link.rel === 'next')?.href;
+  }
+}
+
+/** @type {string | undefined} the chosen collection when it was asked for alone, not (yet) met in the pages */
+let askedAlone;
+
+/** How many collections the pages have listed (the one asked for alone is not among them). */
+const listedFromPages = () => collections.size - (askedAlone === undefined ? 0 : 1);
+
+/**
+ * Collections of a page added to the catalog and the picker, in the pages' order, up to
+ * MOST_LISTED. The one asked for alone stays last, until a page brings it to its place.
+ */
+function list(/** @type {readonly Collection[]} */ page) {
+  const chosen = fileSelect.value;
+  const alone = Array.from(fileSelect.options).find((option) => option.value === askedAlone);
+  for (const collection of page.slice(0, Math.max(0, MOST_LISTED - listedFromPages()))) {
+    if (collection.id === askedAlone && alone) {
+      askedAlone = undefined;
+      fileSelect.append(alone);
+    } else if (!collections.has(collection.id)) {
+      collections.set(collection.id, collection);
+      fileSelect.append(new Option(collection.title ?? collection.id, collection.id));
+    }
+  }
+  // Until a page brings it, the one asked for alone stays last.
+  if (askedAlone !== undefined && alone) fileSelect.append(alone);
+  // Options added or moved leave the choice as it was.
+  if (chosen) fileSelect.value = chosen;
+}
+
+/** The collection named `name` (any case), asked for alone: one past the first page, or past what the picker lists. */
+async function collectionNamed(/** @type {string} */ name, /** @type {AbortSignal} */ signal) {
+  const response = await fetchWithKey(`/ogc/collections/${encodeURIComponent(name)}`, signal);
+  if (response.status === 404) return undefined;
+  if (!response.ok) throw new Error(await failureOf(response));
+  /** @type {Collection} */
+  const collection = await response.json();
+  return collection;
+}
+
+/**
+ * What the status under the picker says of the catalog.
+ * @param {{ id: string | undefined, unknown?: string }} choice
+ * @param {number} total how many shapefiles the key may see
+ * @param {boolean} listing whether more are still being listed
+ */
+function catalogSummary(choice, total, listing) {
+  const listed = collections.size;
+  const count = (/** @type {number} */ n) => `${n.toLocaleString('en')} shapefile${n === 1 ? '' : 's'}`;
+  if (choice.unknown !== undefined) {
+    return listed >= total
+      ? `There is no shapefile '${choice.unknown}' among the ${listed} this key may see: showing ${choice.id}; choose another here.`
+      : `There is no shapefile '${choice.unknown}' this key may see: showing ${choice.id}; choose another here.`;
+  }
+  if (listed >= total) return `${count(listed)} this key may see.`;
+  if (listing) return `${listed.toLocaleString('en')} of the ${count(total)} this key may see listed; listing more…`;
+  return `${listed.toLocaleString('en')} of the ${count(total)} this key may see are listed here; to draw another, name it in the address: ?file=NAME.`;
+}
+
+/**
+ * The shapefiles this key may see, `preferred` chosen among them (else the opening file of the
+ * first page). The first page is enough to choose: a `preferred` not on it is asked for alone.
+ * The rest of the list, up to MOST_LISTED, comes in while the chosen file is drawn.
  * @param {string | null} preferred
  * @returns {Promise<boolean>} whether a shapefile is chosen
  */
 async function loadCatalog(preferred) {
+  listing?.abort();
+  const controller = new AbortController();
+  listing = controller;
+  const { signal } = controller;
   catalogStatus.textContent = 'Loading the catalog…';
   fileSelect.replaceChildren();
+  collections = new Map();
+  askedAlone = undefined;
   try {
-    const response = await fetchWithKey('/ogc/collections');
-    if (!response.ok) throw new Error(await failureOf(response));
-    /** @type {{ collections: Collection[] }} */
-    const catalog = await response.json();
-    collections = new Map(catalog.collections.map((collection) => [collection.id, collection]));
-    fileSelect.append(...catalog.collections.map((collection) => new Option(collection.title ?? collection.id, collection.id)));
+    const pages = collectionPages(signal);
+    const first = await pages.next();
+    if (!first.done) list(first.value.collections);
+    const total = first.done ? 0 : (first.value.numberMatched ?? collections.size);
+    const wanted = preferred?.trim();
+    if (wanted && collections.size < total && chosenFile(wanted, [...collections.keys()]).unknown !== undefined) {
+      const alone = await collectionNamed(wanted, signal);
+      if (alone) {
+        collections.set(alone.id, alone);
+        fileSelect.append(new Option(alone.title ?? alone.id, alone.id));
+        askedAlone = alone.id;
+      }
+    }
     const choice = chosenFile(preferred, [...collections.keys()]);
     if (choice.id === undefined) {
       catalogStatus.textContent = 'This key may see no shapefile: put shapefiles (.shp with its .shx and .dbf) in the data folder, or use a key that may see some.';
       return false;
     }
     fileSelect.value = choice.id;
-    catalogStatus.textContent =
-      choice.unknown === undefined
-        ? `${collections.size} shapefile${collections.size === 1 ? '' : 's'} this key may see.`
-        : `There is no shapefile '${choice.unknown}' among the ${collections.size} this key may see: showing ${choice.id}; choose another here.`;
+    const more = listedFromPages() < Math.min(total, MOST_LISTED);
+    catalogStatus.textContent = catalogSummary(choice, total, more);
+    if (more) void listTheRest(pages, choice, total, signal);
     return true;
   } catch (error) {
+    if (signal.aborted) return false;
     catalogStatus.textContent = `The catalog could not be read: ${messageOf(error)}`;
     return false;
+  }
+}
+
+/**
+ * The pages after the first, listed up to MOST_LISTED while the chosen file is drawn.
+ * @param {AsyncGenerator<CollectionsPage>} pages
+ * @param {{ id: string | undefined, unknown?: string }} choice
+ * @param {number} total
+ * @param {AbortSignal} signal
+ */
+async function listTheRest(pages, choice, total, signal) {
+  try {
+    for await (const page of pages) {
+      list(page.collections);
+      if (listedFromPages() >= MOST_LISTED) break;
+    }
+    if (!signal.aborted) catalogStatus.textContent = catalogSummary(choice, total, false);
+  } catch (error) {
+    if (signal.aborted) return;
+    catalogStatus.textContent = `${catalogSummary(choice, total, false)} The rest of the list could not be read: ${messageOf(error)}`;
   }
 }
 

@@ -275,10 +275,10 @@ describe('keys', () => {
 
 describe('errors', () => {
   it('come as OGC exceptions with the status: unknown parameter, unknown path, unknown collection, other methods', async () => {
-    const unknown = await get(server, '/ogc/collections?limit=5');
+    const unknown = await get(server, '/ogc/collections?bbox=0,0,1,1');
     expect(unknown.status).toBe(400);
     expect(unknown.headers.get('content-type')).toBe('application/json');
-    expect(unknown.body).toEqual({ code: 'BadRequest', description: "'limit' is no parameter of this resource; it takes key, f." });
+    expect(unknown.body).toEqual({ code: 'BadRequest', description: "'bbox' is no parameter of this resource; it takes key, f, limit, offset." });
     const path = await get(server, '/ogc/nothing');
     expect(path).toMatchObject({ status: 404, body: { code: 'NotFound' } });
     expect(path.body.description).toMatch(/^There is no resource at this path; those under \/ogc are \/ogc, .*\/ogc\/collections\/\{collectionId\}\/items\/\{featureId\}/);

@@ -4,11 +4,13 @@
  * pygeoapi show them to a browser.
  */
 import type { CollectionFacts } from '../../features/feature-items.ts';
+import type { CollectionsPage } from '../documents.ts';
 import type { BBox } from '../../geometry/types.ts';
 import { collectionHref } from '../links.ts';
 import { layout, trailTo } from './layout.ts';
 import { pageHref, playgroundHref, type HtmlLinking } from './linking.ts';
-import { html } from './markup.ts';
+import { html, type Markup } from './markup.ts';
+import { pagingNav } from './paging-nav.ts';
 
 export function landingHtml(linking: HtmlLinking, url: string): string {
   return layout(linking, {
@@ -24,7 +26,8 @@ export function landingHtml(linking: HtmlLinking, url: string): string {
   });
 }
 
-export function collectionsHtml(linking: HtmlLinking, url: string, collections: readonly CollectionFacts[]): string {
+export function collectionsHtml(linking: HtmlLinking, url: string, page: CollectionsPage): string {
+  const { collections } = page;
   const rows = collections.map(
     (facts) => html`        <tr>
           <td><a href="${pageHref(linking, collectionHref(linking.base, facts.name))}">${facts.name}</a></td>
@@ -39,7 +42,8 @@ export function collectionsHtml(linking: HtmlLinking, url: string, collections: 
     title: 'Collections',
     crumbs: [...trailTo(linking, 'landing'), { label: 'Collections' }],
     url,
-    side: html`      <p>${collections.length} ${collections.length === 1 ? 'shapefile' : 'shapefiles'} this key may see.</p>`,
+    side: html`      <p>${countText(page)}</p>
+${pagingNav(linking, url, page)}`,
     content: html`      <table>
         <thead><tr><th scope="col">Collection</th><th scope="col">Shape type</th><th scope="col">Features</th><th scope="col">Extent (WGS 84)</th><th scope="col"></th></tr></thead>
         <tbody>
@@ -72,6 +76,13 @@ export function collectionHtml(linking: HtmlLinking, url: string, facts: Collect
 ${queryables}        </tbody>
       </table>`,
   });
+}
+
+/** How many shapefiles the key may see, and which of them the page shows when it holds not all. */
+function countText({ offset, limit, numberMatched }: CollectionsPage): Markup {
+  if (offset === 0 && numberMatched <= limit) return html`${numberMatched} ${numberMatched === 1 ? 'shapefile' : 'shapefiles'} this key may see.`;
+  if (offset >= numberMatched) return html`None of the ${numberMatched} shapefiles this key may see comes this far.`;
+  return html`Shapefiles <strong>${offset + 1}–${Math.min(offset + limit, numberMatched)}</strong> of the ${numberMatched} this key may see.`;
 }
 
 function lonLatText(box: BBox): string {

@@ -5,7 +5,8 @@
 import { collectionHref } from '../links.ts';
 import { layout, trailTo } from './layout.ts';
 import { pageHref, playgroundHref, serviceHref, type HtmlLinking } from './linking.ts';
-import { html, type Markup } from './markup.ts';
+import { html } from './markup.ts';
+import { pagingNav } from './paging-nav.ts';
 
 /** A feature as the pages read it from the GeoJSON the workers wrote. */
 export interface ShownFeature {
@@ -37,17 +38,12 @@ ${fields.map((field) => html`          <td>${valueText(feature.properties[field]
 `,
   );
   const first = features.length === 0 ? 0 : offset + 1;
-  const paging = [
-    offset > 0 ? html`<a rel="prev" href="${pageHref(linking, url, { offset: String(Math.max(0, offset - limit)), limit: String(limit) })}">Previous ${limit}</a>` : undefined,
-    offset + limit < numberMatched ? html`<a rel="next" href="${pageHref(linking, url, { offset: String(offset + limit), limit: String(limit) })}">Next ${limit}</a>` : undefined,
-  ].filter((link): link is Markup => link !== undefined);
   return layout(linking, {
     title: `${collection}: features`,
     crumbs: [...trailTo(linking, 'collections'), { label: collection, href: pageHref(linking, href) }, { label: 'Features' }],
     url,
     side: html`      <p>Features <strong>${first}–${offset + features.length}</strong> of ${numberMatched}${page.filter ? html` matching <code>${page.filter}</code>` : ''}.</p>
-      <nav aria-label="Pages"><p>${paging.map((link, i) => html`${i > 0 ? ' · ' : ''}${link}`)}</p></nav>
-      <p><a href="${playgroundHref(linking, collection)}">Draw them in the playground</a></p>`,
+${pagingNav(linking, url, { offset, limit, numberMatched })}      <p><a href="${playgroundHref(linking, collection)}">Draw them in the playground</a></p>`,
     content: html`      <table>
         <thead><tr><th scope="col">id</th><th scope="col">Geometry</th>${fields.map((field) => html`<th scope="col">${field}</th>`)}</tr></thead>
         <tbody>
