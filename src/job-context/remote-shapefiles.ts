@@ -13,16 +13,21 @@
  * round trips and a few tens of kilobytes cold, and one request warm (its record) while its
  * .shx and .dbf blocks are cached.
  *
- * A file that changed under a read (FileChangedError) has the job state every file it opened
- * again (a shapefile replaced is several files replaced, and the .shx of one version must
- * not locate records in the .shp of another) and run again at the versions found, once; a
- * second change, or a source that fails, is a 503 naming the source (sources/source-errors.ts).
+ * One version per answer (docs/configuration.md, "Data sources"): a file that changed under a
+ * read (FileChangedError), or files that disagree with one another (a damaged answer, which a
+ * shapefile half replaced looks like), have the job state every file it opened again. A
+ * shapefile whose data files (.shp, .shx, .dbf) all changed was replaced whole: the job runs
+ * again at the new versions, once. One whose .shp is gone, or of which only some changed (an
+ * upload under way: S3 writes each object on its own), is a 503 FilesChangedError, never an
+ * answer that takes one version's geometry and the other's attributes, and never a 500 for
+ * files that disagree only because they are being replaced. A second change, or a source that
+ * fails, is a 503 naming the source (sources/source-errors.ts).
  *
  * Each opened version is kept per worker (its headers, index and CRS read once), its
  * readers reading through whichever job is in its phase: phases are synchronous, so only
  * one job reads at a time.
  */
-import { NotFoundError } from '../errors.ts';
+import { DamagedShapefileError, FilesChangedError, NotFoundError } from '../errors.ts';
 import { isFileChanged } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { BytesNotHeld, type ByteReader, type FileVersion, type ShapefilePart, type WantedBytes } from '../shapefile/byte-reader.ts';
@@ -50,14 +55,17 @@ export interface RemoteShapefilesOptions {
   onProblem(problem: string): void;
 }
 
-/** What one job reads with: its fetched bytes, the files it opened, and their versions stated again after one changed. */
+/** What one job reads with: its fetched bytes, the shapefiles it opened, and their files' versions stated again after one changed. */
 interface JobReads {
   bytes: JobBytes;
-  /** Source names of every file the job opened. */
-  opened: Set<string>;
+  /** By shapefile name: the version of each of its files the job read. */
+  opened: Map<string, Map<FileKind, FileVersion>>;
   /** By source name: a file stated again after one changed (undefined: it is gone). */
   restated: Map<string, SourceStat | undefined>;
 }
+
+/** The files whose versions must move together: a shapefile's data. Its .prj and .cpg may be uploaded again unchanged, or not at all. */
+const DATA_KINDS: readonly FileKind[] = ['shp', 'shx', 'dbf'];
 
 export function createRemoteShapefiles(options: RemoteShapefilesOptions): WorkerShapefiles {
   const { source, blocks, maxOpen, onProblem } = options;
@@ -75,12 +83,11 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
 
   /** The version of each file the job reads: as the main thread found it, or as stated again. */
   const versionsOf = (files: ShapefileFiles): Map<FileKind, FileVersion> => {
-    const { restated, opened: named } = current();
+    const { restated } = current();
     const versions = new Map<FileKind, FileVersion>();
     for (const kind of FILE_KINDS) {
       const name = files.paths[kind];
       if (name === undefined) continue;
-      named.add(name);
       const stat = restated.has(name) ? restated.get(name) : files.versions?.[kind];
       if (stat !== undefined) versions.set(kind, { name, version: stat.version, size: stat.size });
       else if (kind === 'shp') throw new NotFoundError(`Shapefile '${files.name}' was not found.`);
@@ -104,6 +111,7 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
 
   const open = (files: ShapefileFiles, checkpoint: Parameters<OpenShapefiles['open']>[1]): OpenShapefile => {
     const versions = versionsOf(files);
+    current().opened.set(files.name, versions);
     const key = JSON.stringify([...versions]);
     const name = files.name.toLowerCase();
     const known = opened.get(name);
@@ -142,8 +150,24 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
   return {
     cache,
     async run<T>(job: ShapefileJob<T>, { checkpoint, waitFor }: Parameters<WorkerShapefiles['run']>[1]): Promise<T> {
-      const reads: JobReads = { bytes: jobBytes(source, blocks, readBudget(options.maxSourceBytes)), opened: new Set(), restated: new Map() };
+      const reads: JobReads = { bytes: jobBytes(source, blocks, readBudget(options.maxSourceBytes)), opened: new Map(), restated: new Map() };
       let changedOnce = false;
+      /**
+       * States the job's files again, once: the versions it runs at from then on (and whether
+       * any is new), or the 503 of files caught changing.
+       */
+      const stateAgain = async (signal: AbortSignal): Promise<boolean> => {
+        changedOnce = true;
+        const names = [...reads.opened.values()].flatMap((versions) => [...versions.values()].map((file) => file.name));
+        const stated = await Promise.all(names.map((name) => source.stat(name, signal))).catch((failure: unknown) =>
+          Promise.reject(asServiceError(failure, description, signal)),
+        );
+        names.forEach((name, i) => reads.restated.set(name, stated[i]));
+        const changes = [...reads.opened].map(([name, versions]) => ({ name, change: changeOf(versions, reads.restated) }));
+        const torn = changes.find(({ change }) => change === 'part' || change === 'gone');
+        if (torn) throw new FilesChangedError(changedMessage(torn.name, description, torn.change as 'part' | 'gone'));
+        return changes.some(({ change }) => change === 'whole');
+      };
       for (;;) {
         checkpoint();
         let missing: BytesNotHeld;
@@ -157,6 +181,15 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
           }
           return await outcome;
         } catch (error) {
+          // Files that disagree may be files half replaced: told apart by stating them again.
+          if (error instanceof DamagedShapefileError && !changedOnce) {
+            let replaced = false;
+            await waitFor(async (signal) => {
+              replaced = await stateAgain(signal);
+            });
+            if (replaced) continue;
+            throw error;
+          }
           if (!(error instanceof BytesNotHeld)) throw error;
           missing = error;
         }
@@ -164,17 +197,35 @@ export function createRemoteShapefiles(options: RemoteShapefilesOptions): Worker
           try {
             await reads.bytes.fetch(missing, signal);
           } catch (error) {
-            if (!isFileChanged(error) || changedOnce) throw asServiceError(error, description, signal);
-            changedOnce = true;
-            const names = [...reads.opened];
-            const stated = await Promise.all(names.map((name) => source.stat(name, signal))).catch((failure: unknown) =>
-              Promise.reject(asServiceError(failure, description, signal)),
-            );
-            names.forEach((name, i) => reads.restated.set(name, stated[i]));
+            if (!isFileChanged(error)) throw asServiceError(error, description, signal);
+            if (changedOnce) throw new FilesChangedError(`${error.message} It changed again when read again; try again shortly.`);
+            await stateAgain(signal);
           }
         });
       }
     },
     close: shapefiles.close,
   };
+}
+
+/**
+ * How a shapefile's data files changed since the job read them: 'whole' when every one of them
+ * has a new version (a replacement complete), 'none' when none has, 'gone' when its .shp is,
+ * 'part' when some changed and others not.
+ */
+function changeOf(read: ReadonlyMap<FileKind, FileVersion>, restated: ReadonlyMap<string, SourceStat | undefined>): 'whole' | 'none' | 'part' | 'gone' {
+  const shp = read.get('shp');
+  if (shp !== undefined && restated.has(shp.name) && restated.get(shp.name) === undefined) return 'gone';
+  const moved = DATA_KINDS.flatMap((kind) => {
+    const file = read.get(kind);
+    return file === undefined ? [] : [restated.get(file.name)?.version !== file.version];
+  });
+  if (moved.every((changed) => !changed)) return 'none';
+  return moved.every((changed) => changed) ? 'whole' : 'part';
+}
+
+function changedMessage(shapefile: string, source: string, change: 'part' | 'gone'): string {
+  return change === 'gone'
+    ? `Shapefile '${shapefile}' is no longer at data source ${source} (removed, or the source itself is gone); try again shortly.`
+    : `Shapefile '${shapefile}' at data source ${source} changed while it was read: some of its files were replaced and others not yet (an upload under way?); try again shortly.`;
 }

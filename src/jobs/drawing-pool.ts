@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { listedBuffers } from '../drawing/map-features.ts';
 import type { RemoteSetting } from '../sources/registry.ts';
 import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
+import { FilesChangedError } from '../errors.ts';
 import type { DrawingWorkerOptions } from '../job-context/context.ts';
 import type { JobInput, JobKind, JobOutput } from './job-table.ts';
 
@@ -21,6 +22,8 @@ export interface DrawingPoolOptions {
   pngCompression: number;
   /** Told what workers want logged. */
   onNote(text: string): void;
+  /** Told when a job found a remote shapefile's files changed or gone (FilesChangedError): the catalog it was given is out of date. */
+  onFilesChanged?(): void;
 }
 
 export interface DrawingPool {
@@ -64,7 +67,10 @@ export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
   return {
     run: <K extends JobKind>(kind: K, input: JobInput<K>, signal: AbortSignal) => {
       const moved = MOVED[kind] as ((input: JobInput<K>) => ArrayBuffer[]) | undefined;
-      return pool.run<JobOutput<K>>(kind, input, { signal, transfer: moved?.(input) ?? [] });
+      return pool.run<JobOutput<K>>(kind, input, { signal, transfer: moved?.(input) ?? [] }).catch((error: unknown) => {
+        if (error instanceof FilesChangedError) options.onFilesChanged?.();
+        throw error;
+      });
     },
     workers: options.workers,
     // The pool hands over only the kinds run() was given.

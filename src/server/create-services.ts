@@ -28,6 +28,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     featureCacheBytes: config.cache.featureBytes,
     pngCompression: config.render.pngCompression,
     onNote: (text) => logger.warn(text),
+    onFilesChanged: () => sourceCatalog?.listAgain(),
   });
   const keys = createKeyRing(config.keys, { allowDemoKey: demoKeyAllowed(config) });
   const metrics = config.metrics ? createServiceMetrics(drawing) : undefined;

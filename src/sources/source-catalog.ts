@@ -49,6 +49,11 @@ export interface CatalogHealth {
 
 export interface SourceCatalog extends DataFolder {
   health(): CatalogHealth;
+  /**
+   * The listing served is out of date (a request found a listed file changed or gone): the
+   * next request waits for a new one (at most one a second, as for a name the listing lacks).
+   */
+  listAgain(): void;
 }
 
 /** A name the listing lacks sends the source a new listing at most this often: a listing costs it more than a read. */
@@ -72,7 +77,12 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
   let latest: Listing | undefined;
   let listing: Promise<Listing> | undefined;
   let lastTried = -Infinity;
+  let lastFailure: unknown;
   let listingProblem: string | undefined;
+  /** The latest listing's failure was the source's refusal (a bucket deleted, a base URL gone): nothing it listed before is served. */
+  let listingRefused = false;
+  /** Set by listAgain(): the latest listing is not served as fresh, however young. */
+  let outdated = false;
   let leftOut: string[] = [];
 
   /** A new listing, shared by every request that asks while it runs, within its own deadline. */
@@ -93,6 +103,8 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
         );
         latest = { sets, startedAt, tookMs: performance.now() - startedAt };
         listingProblem = undefined;
+        listingRefused = false;
+        outdated = false;
         leftOut = refused;
         openings.prefetch([...sets.values()]);
         return latest;
@@ -101,6 +113,9 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
           ? new SourceFailedError(`Data source ${description} is unavailable: it did not list its catalog within ${requestTimeoutMs} ms.`)
           : asServiceError(error, description, deadline);
         listingProblem = failure instanceof Error ? failure.message : `Data source ${description} did not list its catalog.`;
+        // A refusal (no Retry-After: 404 to the listing, access denied) is not a passing fault.
+        listingRefused = failure instanceof SourceFailedError && failure.retryAfterSeconds === undefined;
+        lastFailure = failure;
         throw failure;
       }
     })().finally(() => {
@@ -117,16 +132,22 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
     const age = latest ? performance.now() - latest.startedAt : Infinity;
     // fileCheckMs 0 asks for a listing a request; otherwise a costly listing is not asked for more often than ten times what it took.
     const refreshAge = fileCheckMs === 0 ? 0 : Math.max(fileCheckMs, LISTING_COST_FACTOR * (latest?.tookMs ?? 0));
-    if (latest && age < refreshAge) return latest;
-    if (latest && age < 2 * refreshAge) {
+    const fallBack = (error: unknown): Listing => {
+      if (latest && !listingRefused && age < catalogTtlMs && !signal?.aborted) return latest;
+      throw error;
+    };
+    const served = !outdated && !listingRefused ? latest : undefined;
+    if (served && age < refreshAge) return served;
+    if (served && age < 2 * refreshAge) {
       void relist().catch(() => undefined);
-      return latest;
+      return served;
     }
+    // A listing that failed a moment ago is not asked for again by every request: its failure stands for a second.
+    if (listing === undefined && listingProblem !== undefined && performance.now() - lastTried < RELIST_INTERVAL_MS) return fallBack(lastFailure);
     try {
       return await waitForListing(signal);
     } catch (error) {
-      if (latest && age < catalogTtlMs && !signal?.aborted) return latest;
-      throw error;
+      return fallBack(error);
     }
   };
 
@@ -153,6 +174,7 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
       return [...current.sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
     },
     health: () => ({ listingProblem, leftOut, readProblem }),
+    listAgain: () => void (outdated = true),
   };
 }
 

@@ -6,7 +6,7 @@
  * reads no messages, so the pool writes a mark into memory shared with the worker, which
  * looks at it before a job and between its steps (serve-jobs.ts, checkpoint()).
  */
-import { ServiceError } from '../errors.ts';
+import { FilesChangedError, ServiceError } from '../errors.ts';
 import { BasemapUnavailableError, isBasemapUnavailable } from '../plugin-contract/unavailable.ts';
 
 export interface JobMessage {
@@ -45,6 +45,8 @@ export interface SerializedError {
   /** A ServiceError's status: the message is then meant for the client. */
   status?: ServiceError['status'];
   retryAfterSeconds?: number;
+  /** A FilesChangedError: the catalog the job was given is out of date. */
+  filesChanged?: true;
   /** A basemap provider's BasemapUnavailableError (a plugin's worker threw it): the provider. */
   unavailable?: string;
   stack?: string;
@@ -74,7 +76,7 @@ export const cancellationMark = (seq: number) => (seq % 0x40000000) + 1;
 
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof ServiceError) {
-    return { message: error.message, status: error.status, retryAfterSeconds: error.retryAfterSeconds };
+    return { message: error.message, status: error.status, retryAfterSeconds: error.retryAfterSeconds, ...(error instanceof FilesChangedError ? { filesChanged: true } : {}) };
   }
   if (isBasemapUnavailable(error)) {
     return { message: error.message, unavailable: error.provider, retryAfterSeconds: error.retryAfterSeconds };
@@ -88,6 +90,7 @@ export function serializeError(error: unknown): SerializedError {
  * recognises it; anything else as a plain Error (a 500 whose text is logged, not shown).
  */
 export function deserializeError(serialized: SerializedError, pool: string): Error {
+  if (serialized.filesChanged) return new FilesChangedError(serialized.message, serialized.retryAfterSeconds);
   if (serialized.status !== undefined) return new ServiceError(serialized.status, serialized.message, serialized.retryAfterSeconds);
   if (serialized.unavailable !== undefined) {
     const error = new BasemapUnavailableError(serialized.unavailable, '', serialized.retryAfterSeconds);
