@@ -15,17 +15,15 @@
  * empty) and the rest warm. The server answers with Server-Timing, whose stages are reported
  * too. A 4xx or 5xx answer, or a server that dies, is a row like the others.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { Position } from 'geojson';
 import { ShapeType } from '../src/shapefile/types.ts';
 import { createShapefileWriter } from '../scripts/lib/shapefile-writer.ts';
 import { summarizeProfiles } from './profile.ts';
 import { serverCommand, startServerProcess, type RuntimeName, type ServerProcess } from './server-process.ts';
+import { startTileServer } from './tile-server-process.ts';
 
 export interface BigLayersBenchOptions {
   runtime: RuntimeName;
@@ -471,18 +469,3 @@ function readThrough(dir: string, files: string[]): void {
   }
 }
 
-/** bench/tile-server.ts in a process of its own (as bench/map.ts runs it): its URL template, and how to stop it. */
-async function startTileServer() {
-  const script = fileURLToPath(new URL('./tile-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const template = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-  return {
-    template: template.trim(),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}

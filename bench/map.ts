@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { load, measureRow } from './load.ts';
 import { serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
+import { startTileServer } from './tile-server-process.ts';
 
 export interface MapBenchOptions {
   runtime: RuntimeName;
@@ -70,20 +68,3 @@ export async function runMapBench({ runtime, dataDir, features, seconds, key }: 
   return rows;
 }
 
-/**
- * The tile server runs in a process of its own: the load generator may block this one
- * (wrk runs synchronously), and a tile server in it would then stop answering.
- */
-async function startTileServer() {
-  const script = fileURLToPath(new URL('./tile-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const template = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-  return {
-    template: template.trim(),
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}

@@ -9,6 +9,7 @@ import { ensureHeavyFile, runOverloadBench } from './overload.ts';
 import { ensureParcels, readThrough } from './parcels.ts';
 import { runSelectBench } from './select.ts';
 import { runSourcesBench } from './sources.ts';
+import { runSourceBulkBench, SOURCE_BULK_HEADER } from './source-bulk.ts';
 import { runStageBench } from './stages.ts';
 import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 
@@ -21,10 +22,12 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
  * images read from nginx by range requests through a delaying proxy, cold, warm and against
  * the local folder (bench/sources.ts); whole-file maps of 100,000 polygons and of 1,000,000
  * points at 1000×1000, with peak memory and the event loop's longest stall (bench/big-layers.ts,
- * issue 28). Environment: BENCH_FEATURES
+ * issue 28); a page of 1,000 /ogc items and a whole-file map of 100,000 polygons, cold, from
+ * the folder and from nginx (bench/source-bulk.ts, issue 29). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big (comma-separated; default all);
+ * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big, bulk (comma-separated; default all);
+ * BENCH_BULK_RUNS: fresh servers per bulk request and source (default 3);
  * BENCH_BIG_RUNS: warm runs of each big-layers request after its cold one (default 2); BENCH_BIG_MATCH: only
  * the big-layers requests whose label matches this regular expression (e.g. 'where');
  * BENCH_PEERS_DATA: the peer kit's data folder (../shared/bench-peers), whose big.shp the
@@ -33,11 +36,11 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big,bulk').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const cacheDir = resolve(process.env.BENCH_DIR ?? '.bench-cache');
-// Every section but big reads the parcels: BENCH_ONLY=big neither writes nor reads them.
-const needsParcels = [...only].some((section) => section !== 'big');
+// Every section but big and bulk reads the parcels: BENCH_ONLY=big,bulk neither writes nor reads them.
+const needsParcels = [...only].some((section) => section !== 'big' && section !== 'bulk');
 const dataDir = needsParcels ? ensureParcels(cacheDir, features, console.log) : '';
 if (needsParcels) readThrough(dataDir);
 const heavyFile = needsParcels ? ensureHeavyFile(dataDir) : '';
@@ -136,6 +139,13 @@ if (only.has('big')) {
   console.log(`\n${runtime}: big layers at 1000x1000 (issue 28), one request at a time\n\n${big.setup.join('\n')}\n`);
   printTable(BIG_LAYERS_HEADER, big.rows);
   console.log(`\nServer-Timing (ms) and errors:\n${big.details.map((line) => `  ${line}`).join('\n')}`);
+}
+
+if (only.has('bulk')) {
+  const runs = Number(process.env.BENCH_BULK_RUNS ?? 3);
+  const rows = await runSourceBulkBench({ runtime, cacheDir, key, runs, log: console.log });
+  console.log(`\n${runtime}: requests of many features, cold (a fresh server each, warmed on another file), from the folder and from nginx on loopback (issue 29)\n`);
+  printTable(SOURCE_BULK_HEADER, rows);
 }
 
 /**
