@@ -26,7 +26,7 @@ export function withoutStack<T extends Error>(make: () => T): T {
  */
 export class ServiceError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 414 | 431 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 414 | 431 | 500 | 503,
     message: string,
     readonly retryAfterSeconds?: number,
   ) {
@@ -46,6 +46,16 @@ export class BadRequestError extends ServiceError {
 export class UnauthorizedError extends ServiceError {
   constructor(message: string) {
     super(401, message);
+  }
+}
+
+/**
+ * 403: a valid key used against its own rules (a signature missing or wrong, a page its
+ * referrers rule does not list). Not 401: the key is known and valid; what is wrong is how this request uses it.
+ */
+export class ForbiddenError extends ServiceError {
+  constructor(message: string) {
+    super(403, message);
   }
 }
 

@@ -2,6 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { DEMO_KEY, type KeyConfig } from '../config/schema.ts';
 import { isLoopbackHost } from './local-requests.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { compileReferrerRule, type ReferrerRule } from './referrer-rules.ts';
+import { urlSigning, type UrlSigning } from './url-signature.ts';
 
 /** What a valid key may do. */
 export interface KeyGrant {
@@ -12,14 +14,18 @@ export interface KeyGrant {
   rateLimiter?: RateLimiter;
   /** Most requests this key may have in progress at once. */
   maxConcurrent?: number;
+  /** The secret this key's URLs are signed with, and whether they must be (url-signature.ts). */
+  signing?: UrlSigning;
+  /** The pages that may use this key (referrer-rules.ts). */
+  referrers?: ReferrerRule;
   /** The well-known demo key: it serves only requests on this machine to this machine (local-requests.ts). */
   demo?: true;
 }
 
 interface StoredKey {
   hash: Buffer;
-  /** The hash and the grant's settings: an entry with the same signature is the same key. */
-  signature: string;
+  /** The hash and the grant's settings: an entry with the same identity is the same key. */
+  identity: string;
   grant: KeyGrant;
 }
 
@@ -63,25 +69,27 @@ export function createKeyRing(keys: readonly KeyConfig[], options: KeyRingOption
 }
 
 function storeKeys(keys: readonly KeyConfig[], options: KeyRingOptions, previous: readonly StoredKey[]): StoredKey[] {
-  const kept = new Map(previous.map((entry) => [entry.signature, entry]));
+  const kept = new Map(previous.map((entry) => [entry.identity, entry]));
   const stored = keys.map((key): StoredKey => {
     const hash = key.sha256 ? Buffer.from(key.sha256, 'hex') : sha256(key.key!);
     const { key: _plain, sha256: _hex, ...settings } = key;
-    const signature = `${hash.toString('hex')} ${JSON.stringify(settings)}`;
+    const identity = `${hash.toString('hex')} ${JSON.stringify(settings)}`;
     return (
-      kept.get(signature) ?? {
+      kept.get(identity) ?? {
         hash,
-        signature,
+        identity,
         grant: {
           label: key.name ?? `key:${hash.toString('hex').slice(0, 8)}`,
           ...(key.shapefiles ? { shapefiles: new Set(key.shapefiles.map((name) => name.toLowerCase())) } : {}),
           ...(key.rateLimit ? { rateLimiter: createRateLimiter(key.rateLimit.perSecond, key.rateLimit.burst) } : {}),
           ...(key.maxConcurrent ? { maxConcurrent: key.maxConcurrent } : {}),
+          ...(key.signingSecret ? { signing: urlSigning(key.signingSecret, key.requireSignature) } : {}),
+          ...(key.referrers ? { referrers: compileReferrerRule(key.referrers, key.allowNoReferrer) } : {}),
         },
       }
     );
   });
-  if (options.allowDemoKey) stored.push(kept.get(DEMO_KEY) ?? { hash: sha256(DEMO_KEY), signature: DEMO_KEY, grant: { label: 'demo', demo: true } });
+  if (options.allowDemoKey) stored.push(kept.get(DEMO_KEY) ?? { hash: sha256(DEMO_KEY), identity: DEMO_KEY, grant: { label: 'demo', demo: true } });
   return stored;
 }
 

@@ -92,6 +92,18 @@ const dataSchema = z
 /** Browsers may reuse a picture for five minutes; shared caches must not keep what a key unlocked. */
 const DEFAULT_CACHE_CONTROL = 'private, max-age=300';
 
+/**
+ * A key's `referrers` pattern: scheme, host (with its port, if any) and path, each with `*`
+ * for any run of characters (auth/referrer-rules.ts matches them; docs/configuration.md,
+ * "Allowed sites"). Hosts in ASCII, as browsers send them (punycode); no query or fragment,
+ * which no Origin carries and the rule does not look at.
+ */
+export const REFERRER_PATTERN = /^(?<scheme>[a-z*][a-z\d+.*-]*):\/\/(?<host>[a-z\d.*:[\]-]+)(?<path>\/[^\s?#]*)?$/i;
+
+const REFERRER_PATTERN_RULE =
+  "must be a pattern 'scheme://host/path' with '*' for any run of characters (https://*.example.org/*): " +
+  'the host in ASCII (punycode), no query or fragment';
+
 const keySchema = z
   .object({
     /** A plain key (hashed at start-up and then forgotten) ... */
@@ -111,10 +123,26 @@ const keySchema = z
       .optional(),
     /** Requests this key may have in progress at once; more get 503 (none: no limit but the service's own). */
     maxConcurrent: z.number().int().positive().optional(),
+    /** The secret that signs this key's URLs (`signature`, auth/url-signature.ts); kept in plain text, as HMAC needs it. */
+    signingSecret: z.string().min(16, 'must be at least 16 characters (a random one: openssl rand -base64 32)').optional(),
+    /** Refuse this key's requests that carry no valid signature (403); without it, a signature is checked only when one comes. */
+    requireSignature: z.boolean().optional(),
+    /** The pages that may use this key, as patterns with `*` (auth/referrer-rules.ts); absent means any page. */
+    referrers: z.array(z.string().regex(REFERRER_PATTERN, REFERRER_PATTERN_RULE)).min(1).optional(),
+    /** With `referrers`: accept requests that carry neither Referer nor Origin (default false: docs/configuration.md, "Allowed sites"). */
+    allowNoReferrer: z.boolean().optional(),
   })
   .strict()
   .refine((k) => (k.key === undefined) !== (k.sha256 === undefined), {
     message: "each key needs exactly one of 'key' or 'sha256'",
+  })
+  .refine((k) => !k.requireSignature || k.signingSecret !== undefined, {
+    message: "'requireSignature' needs a 'signingSecret' to check signatures with",
+    path: ['requireSignature'],
+  })
+  .refine((k) => k.allowNoReferrer === undefined || k.referrers !== undefined, {
+    message: "'allowNoReferrer' applies only to a key with 'referrers'",
+    path: ['allowNoReferrer'],
   });
 
 const providerSchema = z

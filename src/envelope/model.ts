@@ -53,6 +53,7 @@ const REASON_PHRASES: Record<number, string> = {
   200: 'OK',
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   414: 'URI Too Long',

@@ -1,14 +1,17 @@
 /**
- * The key check, the first step of every route that serves data (decisions.md, "Errors": a
+ * The key check, the first step of every route that serves data (docs/api.md, "Requests": a
  * missing or unknown key is 401 whatever else is wrong), with the demo key's limits to this
- * machine and the key's rate limit. Which shapefiles the key may see is decided later, by the
- * access step (shapefile-access.ts), once the route has read its parameters.
+ * machine, the key's own rules for public pages (a signature, the sites it may be used on:
+ * 403) and its rate limit. Which shapefiles the key may see is decided later, by the access
+ * step (shapefile-access.ts), once the route has read its parameters.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { KeyRing } from '../auth/keys.ts';
+import type { KeyGrant, KeyRing } from '../auth/keys.ts';
 import { MISSING_KEY, UNKNOWN_KEY } from '../auth/key-messages.ts';
 import { demoKeyRefusal } from '../auth/local-requests.ts';
-import { UnauthorizedError } from '../errors.ts';
+import { referrerRefusal } from '../auth/referrer-rules.ts';
+import { signatureRefusal } from '../auth/url-signature.ts';
+import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { refusal } from './admission.ts';
 import type { AppEnv } from './context.ts';
 import { queryValue } from './query-value.ts';
@@ -34,6 +37,9 @@ export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
       }
       readableOnlyByLocalPages(c);
     }
+    // Before the rate limit: requests the key's rules refuse take none of its tokens.
+    const forbidden = publicKeyRefusal(grant, c);
+    if (forbidden !== undefined) throw new ForbiddenError(forbidden);
     const limit = grant.rateLimiter?.take();
     if (limit && !limit.allowed) {
       throw refusal('The rate limit of this access key was reached; retry later.', 'rate_limit', limit.retryAfterSeconds);
@@ -41,6 +47,32 @@ export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
     c.set('grant', grant);
     await next();
   };
+}
+
+/**
+ * Signed URLs are the /REST/v1 routes'. /ogc takes no `signature` (its clients follow
+ * links, which carry neither key nor signature), so a key that needs one is refused there
+ * and any other's is not checked there (docs/configuration.md, "Signed URLs").
+ */
+const SIGNED_ROUTES = /^\/rest\//i;
+
+/** Why this key's rules for public pages refuse the request (the 403's sentence); undefined when they allow it. */
+function publicKeyRefusal(grant: KeyGrant, c: Context<AppEnv>): string | undefined {
+  const { signing, referrers } = grant;
+  if (signing !== undefined) {
+    if (SIGNED_ROUTES.test(c.req.path)) {
+      const refusal = signatureRefusal(signing, pathAndQuery(c.req.url));
+      if (refusal !== undefined) return refusal;
+    } else if (signing.required) {
+      return 'This key accepts only signed URLs, which only the /REST/v1 routes take (OGC API clients follow links, which carry no signature): use another key here.';
+    }
+  }
+  return referrers && referrerRefusal(referrers, c.req.header('referer'), c.req.header('origin'));
+}
+
+/** `/path?query` of an absolute URL (`http://host:port/path?query`), as the signature signs it. */
+function pathAndQuery(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
 }
 
 /**
