@@ -28,6 +28,7 @@ const envelopeContent = {
 const ERRORS: Record<string, string> = {
   400: 'A parameter is missing, malformed or out of range, or the request is past a limit (each named).',
   401: "The key is missing or unknown ('key' parameter or X-API-Key header).",
+  403: "A valid key used against its own rules: a signature missing or not matching (requireSignature), or a Referer/Origin its referrers rule does not allow.",
   404: 'No such shapefile, feature or child; or no feature matches `where`.',
   414: 'The URL is longer than 16 KiB.',
   431: 'The request headers pass 16 KiB.',
