@@ -168,7 +168,7 @@ describe('the documentation', () => {
 
   it('lists every parameter of the images and map operations with its default, and no parameter they lack', () => {
     const config = configSchema.parse({});
-    const document = openApiDocument({ limits: config.limits, ogc: config.ogc, metrics: true, themes: loadThemes(config.themesDir) }) as {
+    const document = openApiDocument({ limits: config.limits, ogc: config.ogc, metrics: true, remote: false, themes: loadThemes(config.themesDir) }) as {
       paths: Record<string, { get: { parameters: { name: string; required?: boolean; schema: { default?: unknown } }[] } }>;
     };
     const api = read('docs/api.md');

@@ -13,6 +13,7 @@ import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import { ServiceError } from '../errors.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
+import { deadlineSignal } from '../cancellation/deadline-signal.ts';
 import type { CatalogHealth } from '../sources/source-catalog.ts';
 
 /**
@@ -65,7 +66,8 @@ function degradations({ listingProblem, leftOut, readProblem }: CatalogHealth): 
   return [
     ...(listingProblem ? [`the latest listing failed, the one before is served: ${listingProblem}`] : []),
     ...(readProblem ? [`reads fail: ${readProblem}`] : []),
-    ...leftOut.map((entry) => `left out of the catalog: ${entry}`),
+    // A name no URL can read is left out of the catalog, a file the source refuses out of /ogc/collections: each entry says which and why.
+    ...leftOut.map((entry) => `left out: ${entry}`),
   ];
 }
 
@@ -99,11 +101,16 @@ const SOURCE_TIMEOUT_MS = 5000;
  * names no secret (a ServiceError's message).
  */
 function sourceCheck(description: string, catalog: DataFolder): Promise<string> {
-  const list = () =>
-    catalog.names(AbortSignal.timeout(SOURCE_TIMEOUT_MS)).then(
-      () => OK,
-      (error: unknown) => (error instanceof ServiceError ? `cannot be listed: ${error.message}` : 'cannot be listed'),
-    );
+  const list = () => {
+    const deadline = deadlineSignal(SOURCE_TIMEOUT_MS);
+    return catalog
+      .names(deadline.signal)
+      .then(
+        () => OK,
+        (error: unknown) => (error instanceof ServiceError ? `cannot be listed: ${error.message}` : 'cannot be listed'),
+      )
+      .finally(deadline.clear);
+  };
   return sharedCheck(description, list, SOURCE_TIMEOUT_MS, `did not list within ${SOURCE_TIMEOUT_MS} ms`);
 }
 

@@ -36,6 +36,21 @@ export interface VisibleShapefilesPage {
   numberMatched: number;
   /** Those of the page that are still there, in the catalog's order. */
   files: ShapefileFiles[];
+  /** Those of the page the source refused to read, a sentence each naming the file: left out of the page. */
+  refused: string[];
+}
+
+/**
+ * A catalog that checks a page's shapefiles before they are described: a remote source's
+ * (sources/source-catalog.ts), which reads their opening bytes and leaves out a file the source
+ * refuses. A local folder has no such step: its files are opened by the workers themselves.
+ */
+interface CheckingCatalog extends DataFolder {
+  check(shapefiles: readonly ShapefileFiles[], signal: AbortSignal | undefined): Promise<{ passed: ShapefileFiles[]; refused: string[] }>;
+}
+
+function checksPages(catalog: DataFolder): catalog is CheckingCatalog {
+  return typeof (catalog as Partial<CheckingCatalog>).check === 'function';
 }
 
 /**
@@ -43,13 +58,16 @@ export interface VisibleShapefilesPage {
  * pages follow one another whatever was asked before). Only the page's names are looked up: for a
  * remote source a look-up costs requests, so a page costs the same for 10 files or 100,000
  * (decisions.md, "At size"); of the others, only the names are held. A file listed but gone by
- * its look-up is left out of the page, and still counted.
+ * its look-up, or one the source refuses to read, is left out of the page, and still counted.
  */
 export async function visibleShapefilesPage(catalog: DataFolder, grant: KeyGrant, { offset, limit }: PageRange, signal?: AbortSignal): Promise<VisibleShapefilesPage> {
   const names = await catalog.names(signal);
   const visible = grant.shapefiles === undefined ? names : names.filter((name) => maySee(grant, name));
   const found = await Promise.all(visible.slice(offset, offset + limit).map((name) => catalog.find(name, signal)));
-  return { numberMatched: visible.length, files: found.filter((files) => files !== undefined) };
+  const files = found.filter((files) => files !== undefined);
+  if (!checksPages(catalog)) return { numberMatched: visible.length, files, refused: [] };
+  const { passed, refused } = await catalog.check(files, signal);
+  return { numberMatched: visible.length, files: passed, refused };
 }
 
 /**

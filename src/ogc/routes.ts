@@ -13,12 +13,14 @@ import type { AppEnv } from '../http/context.ts';
 import { visibleShapefile, visibleShapefilesPage } from '../http/shapefile-access.ts';
 import type { Services } from '../app-services.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import { addStages } from '../stages.ts';
 import { collectionDocument, collectionsDocument, conformance, landingPage, queryablesDocument } from './documents.ts';
 import { onlyGetOrHead } from './errors.ts';
 import { featureBytes, featureCollectionBytes } from './feature-documents.ts';
 import { collectionHref, MEDIA_TYPES, ogcBase, publicRequestUrl, requestHref, type Link } from './links.ts';
 import { apiDefinition, honoPath, OPERATIONS } from './openapi.ts';
 import { queryablesMediaType } from './negotiation.ts';
+import { inBatches } from './batches.ts';
 import { pagingLinks } from './paging.ts';
 import { ogcQueries, readQuery } from './parameters.ts';
 import { linkingFor, PAGE_HEADERS, wantsHtml } from './html/answer.ts';
@@ -28,10 +30,11 @@ import { itemHtml, itemsHtml, type ShownFeature } from './html/feature-pages.ts'
 /** `admitted`: what every request that reads shapefiles passes first (admission, the request's signal). */
 /** The most bytes of features (as the workers write them, without coordinates) one HTML page may show. */
 const HTML_FEATURES_BYTES = 2 * 1024 * 1024;
-
+/** Collections one job describes: a page of 1,000 is ten jobs over the workers (batches.ts). */
+const COLLECTIONS_PER_JOB = 100;
 export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv>): Hono<AppEnv> {
   const { catalog, drawing, config, logger } = services;
-  const queries = ogcQueries(config.ogc);
+  const queries = ogcQueries(config.ogc, { remote: services.source !== undefined });
   const definition = apiDefinition(queries);
   const limits = { maxPageVertices: config.ogc.maxPageVertices, maxRings: config.limits.maxRings, maxAnswerBytes: config.limits.maxAnswerBytes };
   // A page for people is parsed and written on the event loop: its features' text is held to a page's worth, not an answer's.
@@ -42,7 +45,12 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   const linkUrl = (c: Context<AppEnv>) => publicRequestUrl(c.req.url, config.ogc.publicUrl);
 
   const describe = async (c: Context<AppEnv>, files: ShapefileFiles[]): Promise<DescribedCollection[]> => {
-    const { collections, stages } = await drawing.run('collections', { files }, c.get('signal'));
+    const stages: Record<string, number> = {};
+    const collections = await inBatches(files, COLLECTIONS_PER_JOB, drawing.workers, async (batch) => {
+      const described = await drawing.run('collections', { files: batch }, c.get('signal'));
+      addStages(stages, described.stages);
+      return described.collections;
+    });
     c.get('timing')?.job(stages);
     return collections;
   };
@@ -93,6 +101,8 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     const { offset, limit } = query;
     // Only the page's shapefiles are looked up and described: its cost is bounded by limit, not by the catalog.
     const page = await visibleShapefilesPage(catalog, c.get('grant'), { offset, limit }, c.get('signal'));
+    // A file the source refuses is left out, as a damaged one is; /ready names it too (docs/ogc.md, "Collections").
+    for (const problem of page.refused) logger.warn({ traceId: c.get('traceId'), problem }, 'collection left out');
     const described = await describe(c, page.files);
     const collections = described.flatMap((entry) => {
       if ('facts' in entry) return [entry.facts];

@@ -47,10 +47,12 @@ export interface DocumentSources {
   ogc: Config['ogc'];
   /** Whether /metrics is served (config `metrics`). */
   metrics: boolean;
+  /** Whether the data is read from a remote source (some of /ogc's defaults differ). */
+  remote: boolean;
   themes: ReadonlyMap<string, Theme>;
 }
 
-export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSources): Record<string, unknown> {
+export function openApiDocument({ limits, ogc, metrics, remote, themes }: DocumentSources): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
@@ -97,7 +99,7 @@ export function openApiDocument({ limits, ogc, metrics, themes }: DocumentSource
           z.object(colouringFields),
         ),
       },
-      ...ogcPaths(ogc),
+      ...ogcPaths(ogc, remote),
       ...PUBLIC_PATHS,
       ...(metrics ? { '/metrics': publicOperation('Prometheus metrics', Registry.PROMETHEUS_CONTENT_TYPE) } : {}),
     },
@@ -137,8 +139,8 @@ function imageOperation(operationId: string, summary: string, description: strin
  * answers with are OGC's, linked rather than referenced (a client generator would have to
  * fetch them).
  */
-function ogcPaths(limits: Config['ogc']): Record<string, unknown> {
-  const { paths } = apiDefinition(ogcQueries(limits))('/ogc') as { paths: Record<string, unknown> };
+function ogcPaths(limits: Config['ogc'], remote: boolean): Record<string, unknown> {
+  const { paths } = apiDefinition(ogcQueries(limits, { remote }))('/ogc') as { paths: Record<string, unknown> };
   return Object.fromEntries(Object.entries(paths).map(([path, item]) => [`/ogc${path === '/' ? '' : path}`, linkingOgcSchemas(item)]));
 }
 

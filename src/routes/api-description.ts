@@ -22,9 +22,9 @@ const ASSETS = {
 /** Scripts and styles from this origin only (Swagger UI sets some styles inline). */
 const CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
-export function apiDescriptionRoutes(services: Pick<Services, 'config' | 'themes'>) {
+export function apiDescriptionRoutes(services: Pick<Services, 'config' | 'themes' | 'source'>) {
   const { limits, ogc, metrics } = services.config;
-  const document = JSON.stringify(openApiDocument({ limits, ogc, metrics, themes: services.themes }));
+  const document = JSON.stringify(openApiDocument({ limits, ogc, metrics, remote: services.source !== undefined, themes: services.themes }));
   return new Hono<AppEnv>()
     .get('/openapi.json', (c) => {
       c.header('Content-Type', 'application/vnd.oai.openapi+json;version=3.1');

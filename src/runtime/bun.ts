@@ -25,6 +25,13 @@ declare const Bun: {
 
 /** Bun's idleTimeout is in whole seconds, at most 255. */
 const MAX_IDLE_SECONDS = 255;
+/**
+ * Bun checks idle timeouts on a grid of 4 s that is not aligned with when a timeout is set:
+ * one of N s fires after 4·(⌈N/4⌉ − 1) to 4·⌈N/4⌉ s, as early as 80 ms for N ≤ 4
+ * (oven-sh/bun#33610). The work's timeout is set this much longer so that it never fires
+ * before the app's own deadline.
+ */
+const IDLE_GRID_SECONDS = 4;
 
 /**
  * Bun: its native HTTP server, Bun.serve. Its idle timeout ends a connection that neither
@@ -39,7 +46,7 @@ export const bunRuntime: Runtime = {
   name: `Bun ${Bun.version}`,
   async serve(fetch: FetchHandler, { hostname, port, answerWithinMs, writeStallMs }) {
     // While the app works nothing is written: Bun's default 10 s could cut off a request the app is still allowed to work on.
-    const idleTimeout = Math.min(MAX_IDLE_SECONDS, Math.ceil(answerWithinMs / 1000) + 1);
+    const idleTimeout = Math.min(MAX_IDLE_SECONDS, Math.ceil(answerWithinMs / 1000) + 1 + IDLE_GRID_SECONDS);
     const stallSeconds = Math.min(MAX_IDLE_SECONDS, Math.ceil(writeStallMs / 1000));
     const answers = new WebAnswers();
     const server = Bun.serve({

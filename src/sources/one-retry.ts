@@ -5,9 +5,15 @@
  * The caller's signal stops everything at once, with no retry: a request whose client has
  * gone reads nothing more.
  *
- * The timeout covers the whole attempt, body included: a server that sends headers and then
- * stalls holds a read as surely as one that never answers.
+ * The timeout covers the whole attempt, body included, from its start: a server that sends
+ * headers and then stalls, or trickles a byte a second, holds a read as surely as one that
+ * never answers, and no byte it sends puts the deadline off. When it passes, the attempt's
+ * signal fires (the client destroys its socket: source-request.ts) and the attempt is given
+ * up at once, whether or not the client has let go yet (docs/configuration.md, "Data
+ * sources": nothing waits on a source without a deadline).
  */
+import { abortable } from '../cancellation/abortable.ts';
+import { deadlineSignal } from '../cancellation/deadline-signal.ts';
 import { DataSourceUnavailableError } from '../plugin-contract/data-source-errors.ts';
 
 /** A failure worth one more try (a 5xx answer), said as the end of a sentence about the source. */
@@ -32,17 +38,16 @@ const ATTEMPTS = 2;
 export async function withOneRetry<T>(attempt: (signal: AbortSignal) => Promise<T>, { source, timeoutMs, signal }: AttemptSettings): Promise<T> {
   for (let tried = 1; ; tried++) {
     signal.throwIfAborted();
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const deadline = deadlineSignal(timeoutMs, signal);
     try {
-      return await attempt(AbortSignal.any([signal, timeout.signal]));
+      return await abortable(attempt(deadline.signal), deadline.signal);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      const reason = timeout.signal.aborted ? `no answer within ${timeoutMs} ms` : transientReason(error);
+      const reason = deadline.timedOut() ? `no answer within ${timeoutMs} ms` : transientReason(error);
       if (reason === undefined) throw error;
       if (tried === ATTEMPTS) throw new DataSourceUnavailableError(source, `${reason} (tried ${ATTEMPTS} times).`);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 }

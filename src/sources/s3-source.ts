@@ -44,6 +44,7 @@ export interface S3SourceOptions {
   /**
    * The most keys a listing reads (default 100,000), as an HTTP listing's bytes are bounded:
    * the catalog is grouped and sorted on the main thread, and a bucket's prefix can hold millions.
+   * It reads as many ListObjectsV2 pages as these keys fill at `listPageSize` a page, and no more.
    */
   maxCatalogKeys?: number;
   /** Where the AWS_* variables are read; default the process's environment. */
@@ -57,6 +58,15 @@ const DEFAULT_MAX_CATALOG_KEYS = 100_000;
 const DEFAULT_PAGE_SIZE = 1000;
 /** A listing page is a few hundred bytes a key: 1000 keys stay far below this. */
 const MAX_PAGE_BYTES = 8 << 20;
+
+/**
+ * The most ListObjectsV2 pages one listing reads: as many as `maxKeys` keys fill at `pageSize`
+ * a page (S3 counts a page's folders, CommonPrefixes, among its keys), so that a store whose
+ * pages hold no keys, or folders only, is not read for ever (docs/configuration.md).
+ */
+function listingPageBound(maxKeys: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(maxKeys / pageSize));
+}
 
 /** The version of an object with `etag`, last modified at `modifiedMs`: Last-Modified has whole seconds. */
 export function s3Version(etag: string, modifiedMs: number): string {
@@ -130,13 +140,20 @@ export function createS3Source(options: S3SourceOptions): DataSource {
     async list(signal): Promise<SourceEntry[]> {
       const entries: SourceEntry[] = [];
       const maxKeys = options.maxCatalogKeys ?? DEFAULT_MAX_CATALOG_KEYS;
-      // Pages are bounded too: a page of folders only (CommonPrefixes) or an empty page that says more follow holds no key to count.
-      const maxPages = 2 * Math.ceil(maxKeys / (options.listPageSize ?? DEFAULT_PAGE_SIZE)) + 10;
+      const pageSize = options.listPageSize ?? DEFAULT_PAGE_SIZE;
+      // Pages are bounded too (issue 29): a page of folders only (CommonPrefixes) or an empty page that says more follow holds no key to count.
+      const maxPages = listingPageBound(maxKeys, pageSize);
       let keys = 0;
       let pages = 0;
       let token: string | undefined;
       do {
-        if (++pages > maxPages) throw new DataSourceUnavailableError(description, `its listing runs past ${maxPages} pages under the prefix; serve a narrower prefix.`, null);
+        if (++pages > maxPages) {
+          throw new DataSourceUnavailableError(
+            description,
+            `its listing runs past ${maxPages} ListObjectsV2 pages under the prefix (the bound: ${maxKeys} keys in pages of ${pageSize}; folders and empty pages count as pages too); serve a narrower prefix.`,
+            null,
+          );
+        }
         const page = await listPage(token, signal);
         keys += page.objects.length;
         if (keys > maxKeys) throw new DataSourceUnavailableError(description, `its listing holds more than ${maxKeys} keys under the prefix; serve a narrower prefix.`, null);

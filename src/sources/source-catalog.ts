@@ -20,12 +20,13 @@
  * opening bytes are fetched once for every worker, ahead after each listing (openings.ts).
  */
 import { abortable } from '../cancellation/abortable.ts';
+import { deadlineSignal } from '../cancellation/deadline-signal.ts';
 import { OverloadedError } from '../errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { groupFileSets, type DataFolder } from '../shapefile/data-folder.ts';
 import { FILE_KINDS, type FileKind, type ShapefileFiles } from '../shapefile/file-set.ts';
 import { isPlainName } from './json-catalog.ts';
-import { createOpenings } from './openings.ts';
+import { createOpenings, type Openings } from './openings.ts';
 import { asServiceError, SourceFailedError } from './source-errors.ts';
 
 export interface SourceCatalogSettings {
@@ -41,7 +42,7 @@ export interface SourceCatalogSettings {
 export interface CatalogHealth {
   /** The latest listing's failure, when it failed; undefined when it listed. */
   listingProblem: string | undefined;
-  /** Listed names left out of the catalog, and why (the first few). */
+  /** Listed names left out of the catalog, and files the source refused to read, left out of /ogc/collections: each and why (the first few). */
   leftOut: string[];
   /** Why the latest read of the opening bytes ahead failed (a source that ignores Range), until one succeeds again. */
   readProblem: string | undefined;
@@ -49,12 +50,17 @@ export interface CatalogHealth {
 
 export interface SourceCatalog extends DataFolder {
   health(): CatalogHealth;
+  /** A page's shapefiles checked before they are described: their opening bytes read, those the source refuses left out (openings.ts). */
+  check: Openings['check'];
   /**
    * The listing served is out of date (a request found a listed file changed or gone): the
    * next request waits for a new one (at most one a second, as for a name the listing lacks).
    */
   listAgain(): void;
 }
+
+/** A listing stopped at its deadline (a budget from its start), whatever its source did. */
+class ListingDeadlinePassed extends SourceFailedError {}
 
 /** A name the listing lacks sends the source a new listing at most this often: a listing costs it more than a read. */
 const RELIST_INTERVAL_MS = 1000;
@@ -85,14 +91,20 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
   let outdated = false;
   let leftOut: string[] = [];
 
-  /** A new listing, shared by every request that asks while it runs, within its own deadline. */
+  /**
+   * A new listing, shared by every request that asks while it runs, within a request's budget
+   * (limits.requestTimeoutMs) from its start: it does not outlive the budget of the request
+   * that began it, the first of those waiting to end. At the deadline its source's requests
+   * are stopped and the listing fails, whether or not the source lets go (a plugin that
+   * ignores the signal included), by a timer held strongly (cancellation/deadline-signal.ts).
+   */
   const relist = (): Promise<Listing> =>
     (listing ??= (async () => {
       const startedAt = performance.now();
       lastTried = startedAt;
-      const deadline = AbortSignal.timeout(requestTimeoutMs);
+      const deadline = deadlineSignal(requestTimeoutMs);
       try {
-        const entries = await source.list(deadline);
+        const entries = await abortable(source.list(deadline.signal), deadline.signal);
         const { served, refused } = servedEntries(entries);
         const listed = new Map(served.map((entry) => [entry.name, entry]));
         const sets = new Map(
@@ -109,14 +121,16 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
         openings.prefetch([...sets.values()]);
         return latest;
       } catch (error) {
-        const failure = deadline.aborted
-          ? new SourceFailedError(`Data source ${description} is unavailable: it did not list its catalog within ${requestTimeoutMs} ms.`)
-          : asServiceError(error, description, deadline);
+        const failure = deadline.timedOut()
+          ? new ListingDeadlinePassed(`Data source ${description} is unavailable: it did not list its catalog within ${requestTimeoutMs} ms.`)
+          : asServiceError(error, description, deadline.signal);
         listingProblem = failure instanceof Error ? failure.message : `Data source ${description} did not list its catalog.`;
         // A refusal (no Retry-After: 404 to the listing, access denied) is not a passing fault.
         listingRefused = failure instanceof SourceFailedError && failure.retryAfterSeconds === undefined;
         lastFailure = failure;
         throw failure;
+      } finally {
+        deadline.clear();
       }
     })().finally(() => {
       listing = undefined;
@@ -151,9 +165,15 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
     }
   };
 
-  /** A new listing, waited for with `signal`; a request whose time runs out meanwhile is told the source did not list in time. */
-  const waitForListing = (signal: AbortSignal | undefined) =>
+  /**
+   * A new listing, waited for with `signal`; a request whose time runs out meanwhile is told
+   * the source did not list in time. A listing that another request began, stopped at that
+   * request's budget, is no answer for one with time of its own: it waits, once, for a new
+   * listing (whose deadline is past its own budget).
+   */
+  const waitForListing = (signal: AbortSignal | undefined, again = true): Promise<Listing> =>
     abortable(relist(), signal).catch((error: unknown) => {
+      if (again && error instanceof ListingDeadlinePassed && signal && !signal.aborted) return waitForListing(signal, false);
       if (signal?.aborted && error === signal.reason && error instanceof OverloadedError) {
         throw new SourceFailedError(`Data source ${description} is unavailable: it did not list its catalog within the request's time (${error.message})`);
       }
@@ -173,7 +193,8 @@ export function createSourceCatalog(source: DataSource, { catalogTtlMs, fileChec
       const current = await usable(signal);
       return [...current.sets.values()].map((entry) => entry.name).sort((a, b) => a.localeCompare(b));
     },
-    health: () => ({ listingProblem, leftOut, readProblem }),
+    health: () => ({ listingProblem, leftOut: [...leftOut, ...openings.refused()], readProblem }),
+    check: (shapefiles, signal) => openings.check(shapefiles, signal),
     listAgain: () => void (outdated = true),
   };
 }

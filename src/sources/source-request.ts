@@ -16,6 +16,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { inLanes, LANES_PER_SOURCE, requestLanes } from './request-lanes.ts';
 
 /** What a source's client looks at of an answer: a web Response has all of it. */
 export interface SourceAnswer {
@@ -31,17 +32,70 @@ export type SourceRequest = (url: URL, headers: Record<string, string>, signal: 
 
 export const fetchRequest: SourceRequest = async (url, headers, signal, method = 'GET') => {
   const response = await fetch(url, { method, headers, redirect: 'manual', signal });
-  return { status: response.status, statusText: response.statusText, headers: response.headers, body: response.body as SourceAnswer['body'] };
+  const body = response.body && cancelledBy(response.body, signal);
+  // An answer that came after the signal fired (its abort lost, below) is dropped as it comes.
+  if (signal.aborted) await body?.cancel();
+  signal.throwIfAborted();
+  return { status: response.status, statusText: response.statusText, headers: response.headers, body };
 };
+
+/**
+ * A fetch() answer's body, read by a reader of ours and cancelled by the signal itself:
+ * fetch() follows the signal it is given through a signal of its own Request, which a
+ * garbage collection drops on Deno (denoland/deno#29075) and Bun (oven-sh/bun#43147), and
+ * with it the abort; a listing that trickles was then read on past every deadline. Cancelling
+ * the reader closes the connection whatever the source sends. A body the signal cut short
+ * ends with the signal's reason, never as if whole.
+ */
+function cancelledBy(stream: ReadableStream<Uint8Array>, signal: AbortSignal): NonNullable<SourceAnswer['body']> {
+  const reader = stream.getReader();
+  const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        signal.throwIfAborted();
+        if (done) return;
+        yield value;
+      }
+    } catch (error) {
+      throw signal.aborted ? signal.reason : error;
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
+  }
+  return Object.assign(chunks(), {
+    cancel: async () => {
+      signal.removeEventListener('abort', cancel);
+      await reader.cancel().catch(() => undefined);
+    },
+  });
+}
 
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
 export const nodeRequest: SourceRequest = (url, headers, signal, method = 'GET') =>
   new Promise((resolve, reject) => {
+    signal.throwIfAborted();
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const agent = url.protocol === 'https:' ? agents.https : agents.http;
-    const request = send(url, { method, headers, signal, agent }, (answer) => resolve(asSourceAnswer(answer, signal)));
-    request.once('error', (error) => reject(asFetchFailure(error, signal)));
+    let answered: IncomingMessage | undefined;
+    const request = send(url, { method, headers, agent }, (answer) => {
+      answered = answer;
+      answer.once('close', () => signal.removeEventListener('abort', destroy));
+      resolve(asSourceAnswer(answer, signal));
+    });
+    // The signal ends the exchange by destroying its socket, whether the answer's head or its body is awaited and whatever the source sends.
+    const destroy = () => {
+      request.destroy();
+      answered?.destroy();
+    };
+    signal.addEventListener('abort', destroy, { once: true });
+    request.on('error', (error) => {
+      signal.removeEventListener('abort', destroy);
+      reject(asFetchFailure(error, signal));
+    });
     request.end();
   });
 
@@ -76,4 +130,5 @@ function asFetchFailure(error: unknown, signal: AbortSignal): unknown {
 
 const onNode = process.versions.bun === undefined && process.versions.deno === undefined;
 
-export const sourceRequest: SourceRequest = onNode ? nodeRequest : fetchRequest;
+/** Every request of this thread to a source waits for one of its few lanes (request-lanes.ts). */
+export const sourceRequest: SourceRequest = inLanes(onNode ? nodeRequest : fetchRequest, requestLanes(LANES_PER_SOURCE));

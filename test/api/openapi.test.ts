@@ -71,7 +71,7 @@ describe('/openapi.json', () => {
       keyParameter: { type: 'apiKey', in: 'query', name: 'key' },
       keyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
     });
-    expect(Object.keys(document.paths[IMAGES].get.responses)).toEqual(['200', '304', '400', '401', '404', '414', '431', '500', '503']);
+    expect(Object.keys(document.paths[IMAGES].get.responses)).toEqual(['200', '304', '400', '401', '403', '404', '414', '431', '500', '503']);
   });
 
   it('shows defaults that are the defaults: sending one changes nothing', async () => {
