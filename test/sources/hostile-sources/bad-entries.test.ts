@@ -5,17 +5,18 @@
  * rest of its catalog; the bad files are left out of /ogc/collections, and /ready names the
  * one that fails its check and says the instance is degraded. Over HTTP (an nginx-style JSON
  * listing) and S3, from a loopback server scripted by the test. What /ready's degraded answer
- * looks like is stated in test/support/at-size-expectations.ts (expectDegraded).
+ * looks like is stated in test/support/at-size-expectations.ts (expectDegraded). On Node, Deno
+ * and Bun, shapeshot as a process of its own.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RUNTIMES } from '../../../bench/server-process.ts';
 import { expectDegraded, sourceConfig } from '../../support/at-size-expectations.ts';
 import { startHostileSource } from '../../support/hostile-source.ts';
 import { putSample } from '../../support/hostile-scenarios.ts';
-import { describeAnswer, getFrom, withKey } from '../../support/shapeshot-process.ts';
-import { startServer, type TestServer } from '../../support/server.ts';
+import { describeAnswer, startShapeshot, type ShapeshotProcess } from '../../support/shapeshot-process.ts';
 
-const servers: TestServer[] = [];
-afterAll(() => Promise.all(servers.map((server) => server.close())));
+const running: ShapeshotProcess[] = [];
+afterEach(() => running.splice(0).forEach((server) => server.stop()));
 
 const LONE_SURROGATE = '\ud800';
 
@@ -25,6 +26,7 @@ const BAD_ENTRIES = [
   { bad: 'an object that answers 403', name: 'forbidden', forbidden: true },
 ];
 
+describe.each(RUNTIMES)('on %s', (runtime) => {
 describe.each(['http', 's3'] as const)('a listing with a bad entry, over %s', (protocol) => {
   it.each(BAD_ENTRIES)('$bad: the rest is listed and served, the bad file left out of /ogc/collections (and named on /ready when it fails its check)', async ({ name, forbidden }) => {
     const source = await startHostileSource(protocol);
@@ -38,10 +40,9 @@ describe.each(['http', 's3'] as const)('a listing with a bad entry, over %s', (p
           : '<html>403 Forbidden</html>';
       if (forbidden) source.script((request) => (request.name === `${name}.shp` ? { status: 403, reason: 'Forbidden', body: denied } : undefined));
       // fileCheckMs 0: every request states the files it lists (today, a HEAD of each).
-      const server = await startServer({ ...sourceConfig(source), fileCheckMs: 0, render: { workers: 1 } });
-      servers.push(server);
-      const origin = new URL(server.url('/')).origin;
-      const get = (path: string) => getFrom(origin, withKey(path), 30_000);
+      const server = await startShapeshot(runtime, { ...sourceConfig(source), fileCheckMs: 0, render: { workers: 1 } });
+      running.push(server);
+      const get = (path: string) => server.get(path, 30_000);
 
       const collections = await get('/ogc/collections?f=json');
       expect.soft(collections.status, `/ogc/collections: ${describeAnswer(collections)}`).toBe(200);
@@ -64,4 +65,5 @@ describe.each(['http', 's3'] as const)('a listing with a bad entry, over %s', (p
       await source.stop();
     }
   });
+});
 });

@@ -12,17 +12,17 @@
  * the rest only once the request is answered. In that gap no answer can be B whole, so it is
  * A whole or a 503; once the upload is complete, B whole or a 503. Over HTTP (versions by
  * size and Last-Modified) and S3 (by ETag). What A and B alone answer comes from the same
- * store under names of their own.
+ * store under names of their own. On Node, Deno and Bun, shapeshot as a process of its own.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RUNTIMES } from '../../../bench/server-process.ts';
 import { sourceConfig } from '../../support/at-size-expectations.ts';
 import { startHostileSource, type HostileSource, type SeenRequest } from '../../support/hostile-source.ts';
 import { putSample, sampleBytes } from '../../support/hostile-scenarios.ts';
-import { describeAnswer, getFrom, withKey, type Answered, type Unanswered } from '../../support/shapeshot-process.ts';
-import { startServer, type TestServer } from '../../support/server.ts';
+import { describeAnswer, startShapeshot, type Answered, type ShapeshotProcess, type Unanswered } from '../../support/shapeshot-process.ts';
 
-const servers: TestServer[] = [];
-afterAll(() => Promise.all(servers.map((server) => server.close())));
+const running: ShapeshotProcess[] = [];
+afterEach(() => running.splice(0).forEach((server) => server.stop()));
 
 const A = 'countries';
 const B = 'country_centres';
@@ -64,6 +64,7 @@ function expectOneVersion(answer: Answered | Unanswered, allowed: Record<string,
   }
 }
 
+describe.each(RUNTIMES)('on %s', (runtime) => {
 describe.each(['http', 's3'] as const)('a shapefile replaced in the store file by file while it is read, over %s', (protocol) => {
   it.each(UPLOADS)('$order: A whole or a 503 in the gap, B whole or a 503 after; never a mix, never a 500', async ({ at, first, then }) => {
     const source = await startHostileSource(protocol);
@@ -71,10 +72,9 @@ describe.each(['http', 's3'] as const)('a shapefile replaced in the store file b
       putSample(source, 'version-a', A);
       putSample(source, 'version-b', B);
       putSample(source, 'moving', A);
-      const server = await startServer({ ...sourceConfig(source), render: { workers: 1 } });
-      servers.push(server);
-      const origin = new URL(server.url('/')).origin;
-      const item = (name: string) => getFrom(origin, withKey(`/ogc/collections/${name}/items/${FID}?f=json`), 30_000);
+      const server = await startShapeshot(runtime, { ...sourceConfig(source), render: { workers: 1 } });
+      running.push(server);
+      const item = (name: string) => server.get(`/ogc/collections/${name}/items/${FID}?f=json`, 30_000);
 
       // The catalog is listed (and every file's headers fetched ahead) by these; none of moving's records or rows is read yet.
       const [a, b] = [featureOf(await item('version-a')), featureOf(await item('version-b'))];
@@ -99,4 +99,5 @@ describe.each(['http', 's3'] as const)('a shapefile replaced in the store file b
       await source.stop();
     }
   });
+});
 });
