@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { KeyRing } from './auth/keys.ts';
+import type { UsageCounter } from './auth/usage-counter.ts';
 import type { BasemapRegistry } from './basemap/registry.ts';
 import type { Config } from './config/schema.ts';
 import type { DrawingPool } from './jobs/drawing-pool.ts';
@@ -21,6 +22,8 @@ export interface Services {
   basemaps: BasemapRegistry;
   themes: ReadonlyMap<string, Theme>;
   keys: KeyRing;
+  /** Each key's requests today and this month, which its quota bounds (kept across reloads: keys.ts). */
+  usage: UsageCounter;
   logger: Logger;
   /** What /metrics shows; absent when configuration `metrics` is false. */
   metrics?: ServiceMetrics;

@@ -21,6 +21,7 @@ import { requestSignal } from './http/request-signal.ts';
 import { limitRequestSize } from './http/request-size.ts';
 import { traceId } from './http/request-trace-id.ts';
 import { requireKey } from './http/require-key.ts';
+import { countUsage } from './http/usage-quota.ts';
 import { serverTiming } from './http/server-timing.ts';
 import { measureRequests } from './metrics/measure-requests.ts';
 import { metricsRoute } from './metrics/metrics-route.ts';
@@ -31,6 +32,7 @@ import { apiDescriptionRoutes } from './routes/api-description.ts';
 import { imagesRoute } from './routes/images.ts';
 import { mapRoute } from './routes/map.ts';
 import { legendRoute } from './routes/legend.ts';
+import { usageRoute } from './routes/usage.ts';
 import { classificationCache } from './operations/thematic.ts';
 
 export type { Services } from './app-services.ts';
@@ -69,6 +71,9 @@ export function buildApp(services: Services): Hono<AppEnv> {
   app.route('/', healthRoutes(services));
   if (services.metrics) app.route('/', metricsRoute(services.metrics));
   app.use(requireKey(services.keys));
+  // A key's usage is its to see whatever its quota says; every route after it counts against the quota.
+  app.route('/', usageRoute(services));
+  app.use(countUsage(services.usage));
   // Admitted or refused before anything is read; then one signal stops every stage. One
   // admission for every route that reads shapefiles, so that its limits count them all.
   const admitted = inTurn(
@@ -98,6 +103,7 @@ export function buildApp(services: Services): Hono<AppEnv> {
     '/REST/v1/shapefiles/images',
     '/REST/v1/shapefiles/map',
     '/REST/v1/shapefiles/legend',
+    '/REST/v1/usage',
     '/ogc (OGC API – Features)',
     '/openapi.json',
     '/docs',

@@ -26,7 +26,7 @@ export function withoutStack<T extends Error>(make: () => T): T {
  */
 export class ServiceError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 414 | 431 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 414 | 429 | 431 | 500 | 503,
     message: string,
     readonly retryAfterSeconds?: number,
   ) {
@@ -56,6 +56,13 @@ export class UnauthorizedError extends ServiceError {
 export class ForbiddenError extends ServiceError {
   constructor(message: string) {
     super(403, message);
+  }
+}
+
+/** 429: the key's quota for the day or the month is used up; the client may go on after `retryAfterSeconds`. */
+export class QuotaExceededError extends ServiceError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, retryAfterSeconds);
   }
 }
 

@@ -4,11 +4,19 @@ import { isLoopbackHost } from './local-requests.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { compileReferrerRule, type ReferrerRule } from './referrer-rules.ts';
 import { urlSigning, type UrlSigning } from './url-signature.ts';
+import type { Quota } from './usage-counter.ts';
 
 /** What a valid key may do. */
 export interface KeyGrant {
   /** A label safe to log: the configured name, or the first hex digits of the key's hash. */
   label: string;
+  /**
+   * What the key's usage is counted under (usage-counter.ts): hex digits of its hash, so that
+   * counts outlive a reload that renames the key or changes its settings. Shown nowhere.
+   */
+  id: string;
+  /** Requests per UTC day and month (docs/configuration.md, "Quotas and usage"). */
+  quota?: Quota;
   /** Lower-case shapefile names the key may see; undefined means every shapefile. */
   shapefiles?: ReadonlySet<string>;
   rateLimiter?: RateLimiter;
@@ -35,7 +43,8 @@ export interface KeyRing {
   /**
    * Puts these keys in place of the ring's (SIGHUP) for the requests that come next; those
    * in progress keep the grant they had. A key whose entry is unchanged keeps its grant, so
-   * its rate-limit bucket and its count of requests in progress carry over.
+   * its rate-limit bucket and its count of requests in progress carry over; its usage is
+   * counted by its hash (KeyGrant.id), so that carries over whatever changed.
    */
   replace(keys: readonly KeyConfig[], options: KeyRingOptions): void;
 }
@@ -80,6 +89,8 @@ function storeKeys(keys: readonly KeyConfig[], options: KeyRingOptions, previous
         identity,
         grant: {
           label: key.name ?? `key:${hash.toString('hex').slice(0, 8)}`,
+          id: usageId(hash),
+          ...(key.quota ? { quota: key.quota } : {}),
           ...(key.shapefiles ? { shapefiles: new Set(key.shapefiles.map((name) => name.toLowerCase())) } : {}),
           ...(key.rateLimit ? { rateLimiter: createRateLimiter(key.rateLimit.perSecond, key.rateLimit.burst) } : {}),
           ...(key.maxConcurrent ? { maxConcurrent: key.maxConcurrent } : {}),
@@ -89,9 +100,15 @@ function storeKeys(keys: readonly KeyConfig[], options: KeyRingOptions, previous
       }
     );
   });
-  if (options.allowDemoKey) stored.push(kept.get(DEMO_KEY) ?? { hash: sha256(DEMO_KEY), identity: DEMO_KEY, grant: { label: 'demo', demo: true } });
+  if (options.allowDemoKey) {
+    const hash = sha256(DEMO_KEY);
+    stored.push(kept.get(DEMO_KEY) ?? { hash, identity: DEMO_KEY, grant: { label: 'demo', id: usageId(hash), demo: true } });
+  }
   return stored;
 }
+
+/** 64 bits of the hash: two keys of one configuration never share counts by chance. */
+const usageId = (hash: Buffer) => hash.toString('hex').slice(0, 16);
 
 /**
  * The demo key is well known, so it must never open a server that others can reach: it

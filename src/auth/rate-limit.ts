@@ -1,5 +1,8 @@
 /** A token bucket: `perSecond` tokens refill continuously, up to `burst`. */
 export interface RateLimiter {
+  /** The settings it was made with, for the key's usage page. */
+  readonly perSecond: number;
+  readonly burst: number;
   /** Takes a token; when none is left, the seconds until one is. */
   take(): { allowed: true } | { allowed: false; retryAfterSeconds: number };
 }
@@ -9,6 +12,8 @@ export function createRateLimiter(perSecond: number, burst: number, clock: () =>
   let tokens = burst;
   let updated = clock();
   return {
+    perSecond,
+    burst,
     take() {
       const now = clock();
       tokens = Math.min(burst, tokens + (Math.max(0, now - updated) / 1000) * perSecond);

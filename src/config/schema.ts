@@ -131,6 +131,12 @@ const keySchema = z
     referrers: z.array(z.string().regex(REFERRER_PATTERN, REFERRER_PATTERN_RULE)).min(1).optional(),
     /** With `referrers`: accept requests that carry neither Referer nor Origin (default false: docs/configuration.md, "Allowed sites"). */
     allowNoReferrer: z.boolean().optional(),
+    /** Requests this key may make per UTC day and per UTC month (auth/usage-counter.ts); past either, 429. */
+    quota: z
+      .object({ perDay: z.number().int().positive().optional(), perMonth: z.number().int().positive().optional() })
+      .strict()
+      .refine((q) => q.perDay !== undefined || q.perMonth !== undefined, { message: "needs 'perDay', 'perMonth' or both" })
+      .optional(),
   })
   .strict()
   .refine((k) => (k.key === undefined) !== (k.sha256 === undefined), {

@@ -7,7 +7,8 @@
 import { answerTooLarge, type AnswerLimit } from './answer-limit.ts';
 import { BoundedBytes } from './bounded-bytes.ts';
 import { legendJson } from './legend-parts.ts';
-import { LEGEND_RESOURCE_TYPE, RESOURCE_TYPE, type Envelope } from './model.ts';
+import { LEGEND_RESOURCE_TYPE, RESOURCE_TYPE, USAGE_RESOURCE_TYPE, type Envelope } from './model.ts';
+import { usageJsonMembers } from './usage-parts.ts';
 
 /** The envelope as UTF-8; past `limit` (a success's answer limit) the limit's 400 is thrown. */
 export function envelopeToJson(envelope: Envelope, namespace: string, limit?: AnswerLimit): Uint8Array {
@@ -22,6 +23,10 @@ export function envelopeToJson(envelope: Envelope, namespace: string, limit?: An
   const { resource } = envelope;
   if (resource === null) {
     out.text(`${head.slice(0, -1)},"Resource":null}`);
+    return out.finish();
+  }
+  if ('kind' in resource && resource.kind === 'usage') {
+    out.text(`${head.slice(0, -1)},"Resource":{"__type":${JSON.stringify(`${USAGE_RESOURCE_TYPE}:${namespace}`)},${usageJsonMembers(resource)}}}`);
     return out.finish();
   }
   if ('kind' in resource) {

@@ -34,6 +34,24 @@ export interface ShapefileLegend {
   legend: Legend;
 }
 
+/** One period's count of a key's requests (docs/configuration.md, "Quotas and usage"). */
+export interface PeriodUse {
+  count: number;
+  /** The key's quota for the period; null when it has none. */
+  quota: number | null;
+  /** When the next period begins: ISO 8601, UTC. */
+  resetsAt: string;
+}
+
+/** The usage route's Resource: a key's own counts and limits. */
+export interface KeyUsage {
+  kind: 'usage';
+  today: PeriodUse;
+  thisMonth: PeriodUse;
+  rateLimit: { perSecond: number; burst: number } | null;
+  maxConcurrent: number | null;
+}
+
 /** The Response envelope every operation returns, success or failure. */
 export interface Envelope {
   copyright: string;
@@ -43,11 +61,12 @@ export interface Envelope {
   errorDetails: string;
   traceId: string;
   /** null on failure. */
-  resource: ImageCollection | ShapefileLegend | null;
+  resource: ImageCollection | ShapefileLegend | KeyUsage | null;
 }
 
 export const RESOURCE_TYPE = 'ShapefileFeatureImageCollection';
 export const LEGEND_RESOURCE_TYPE = 'ShapefileLegend';
+export const USAGE_RESOURCE_TYPE = 'KeyUsage';
 
 const REASON_PHRASES: Record<number, string> = {
   200: 'OK',
@@ -57,6 +76,7 @@ const REASON_PHRASES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   414: 'URI Too Long',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',

@@ -7,7 +7,8 @@
 import { answerTooLarge, type AnswerLimit } from './answer-limit.ts';
 import { BoundedBytes } from './bounded-bytes.ts';
 import { legendXml } from './legend-parts.ts';
-import { LEGEND_RESOURCE_TYPE, RESOURCE_TYPE, type Envelope } from './model.ts';
+import { LEGEND_RESOURCE_TYPE, RESOURCE_TYPE, USAGE_RESOURCE_TYPE, type Envelope } from './model.ts';
+import { usageXml } from './usage-parts.ts';
 import { emptyElement, endTag, NIL, startTag, textElement, XSI } from './xml-markup.ts';
 
 /** The envelope as UTF-8; past `limit` (a success's answer limit) the limit's 400 is thrown. */
@@ -25,6 +26,8 @@ export function envelopeToXml(envelope: Envelope, namespace: string, limit?: Ans
   const { resource } = envelope;
   if (resource === null) {
     out.text(emptyElement('Resource', NIL));
+  } else if ('kind' in resource && resource.kind === 'usage') {
+    out.text(startTag('Resource', { 'i:type': USAGE_RESOURCE_TYPE }) + usageXml(resource) + endTag('Resource'));
   } else if ('kind' in resource) {
     out.text(
       startTag('Resource', { 'i:type': LEGEND_RESOURCE_TYPE }) + textElement('Shapefile', resource.shapefile) + legendXml(resource.legend) + endTag('Resource'),

@@ -23,6 +23,8 @@ export interface AppEnv {
     maxPendingAnswerBytes?: number;
     /** The names of the query's parameters the route took, for the request log: names only, as a value may be a key. */
     queryNames?: readonly string[];
+    /** How many pictures a successful answer carries (drawn images, a map, a legend drawn), for /metrics' count per key. */
+    pictures?: number;
     /** Present when the server sends Server-Timing (config `serverTiming`). */
     timing?: RequestTiming;
   };

@@ -26,8 +26,11 @@ export function sendEnvelope(c: Context<AppEnv>, envelope: Envelope, format: For
   const status = envelope.statusCode as 200;
   if (status !== 200) notCacheable(c);
   const { resource } = envelope;
-  const firstImage = resource && !('kind' in resource) ? resource.images[0] : undefined;
+  const images = resource && !('kind' in resource) ? resource.images : undefined;
+  const firstImage = images?.[0];
   const imageType = IMAGE_CONTENT_TYPES[format];
+  // For /metrics' pictures by key: a picture format sends the first image alone.
+  if (status === 200 && images) c.set('pictures', imageType && firstImage ? 1 : images.length);
   if (imageType && firstImage) {
     if (status === 200) reserveAnswer(c, firstImage.byteLength);
     c.header('Content-Type', imageType);

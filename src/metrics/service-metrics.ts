@@ -24,6 +24,8 @@ export interface ServiceMetrics {
   answered(route: string, status: number, seconds: number): void;
   refused(reason: RefusalReason): void;
   cancelled(cause: CancelCause): void;
+  /** A request whose key was accepted was answered, with this many pictures: counted by the key's label (KeyGrant.label), never the key. */
+  keyAnswered(label: string, pictures: number): void;
   /** Where a basemap provider counts its tiles (ProviderContext.metrics). */
   forProvider(provider: string): ProviderMetrics;
 }
@@ -33,6 +35,13 @@ const PREFIX = 'shapeshot_';
 const LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
 const REFUSAL_REASONS: RefusalReason[] = ['queue_full', 'too_slow', 'key_concurrency', 'rate_limit', 'answers_unread'];
 const CANCEL_CAUSES: CancelCause[] = ['client_gone', 'time_budget'];
+/**
+ * Key labels with series of their own; the keys past them share OTHER_KEYS. Labels come from
+ * the configuration, not from clients, but a configuration may hold thousands of keys, and
+ * each label is a series for every scraper to keep (docs/configuration.md, "Quotas and usage").
+ */
+const MAX_KEY_LABELS = 100;
+const OTHER_KEYS = 'other';
 
 export function createServiceMetrics(drawing: { readonly stats: PoolStats }): ServiceMetrics {
   const registry = new Registry();
@@ -48,6 +57,8 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
   // Every reason and cause present at 0 from the start, so that rates over them are defined before the first one.
   const refusals = tallyByLabel(registry, 'requests_rejected_total', 'Requests refused with 503 before any work: render queue full, too slow a wait for a worker, the key at its maxConcurrent, its rate limit, or too many bytes of answers their clients have not read (limits.maxPendingAnswerBytes).', 'reason', REFUSAL_REASONS);
   const cancellations = tallyByLabel(registry, 'requests_cancelled_total', 'Requests whose work was stopped: the client left, or the time budget (limits.requestTimeoutMs) was spent.', 'cause', CANCEL_CAUSES);
+
+  const byKey = keyTally(registry);
 
   poolGauge(registry, 'render_jobs_waiting', 'Drawing jobs waiting for a worker.', () => drawing.stats.waiting);
   poolGauge(registry, 'render_jobs_running', 'Drawing jobs handed to a worker and not yet answered.', () => drawing.stats.running);
@@ -67,6 +78,7 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
     answered: (route, status, seconds) => answers.record(route, status, seconds),
     refused: (reason) => refusals.add(reason),
     cancelled: (cause) => cancellations.add(cause),
+    keyAnswered: (label, pictures) => byKey.add(label, pictures),
     forProvider(provider) {
       const labels = { provider };
       tileHits.inc(labels, 0);
@@ -81,7 +93,7 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
   };
 }
 
-/** A counter by one label whose values are known, kept in a plain map and read when scraped. */
+/** A counter by one label (its values known, or bounded by the caller), kept in a plain map and read when scraped. */
 function tallyByLabel<Value extends string>(registry: Registry, name: string, help: string, label: string, values: readonly Value[]) {
   const counts = new Map<Value, number>(values.map((value) => [value, 0]));
   new Counter({
@@ -94,7 +106,22 @@ function tallyByLabel<Value extends string>(registry: Registry, name: string, he
       for (const [value, count] of counts) this.inc({ [label]: value }, count);
     },
   });
-  return { add: (value: Value) => void counts.set(value, (counts.get(value) ?? 0) + 1) };
+  return { add: (value: Value, amount = 1) => void counts.set(value, (counts.get(value) ?? 0) + amount) };
+}
+
+/** Requests and pictures by key label, at most MAX_KEY_LABELS of them (the first seen). */
+function keyTally(registry: Registry) {
+  const requests = tallyByLabel<string>(registry, 'key_requests_total', `Answers to requests whose key was accepted, by the key's name (else its hash's first digits; never the key); past ${MAX_KEY_LABELS} names, '${OTHER_KEYS}'.`, 'key_name', []);
+  const pictures = tallyByLabel<string>(registry, 'key_pictures_total', "Pictures (images, maps, drawn legends) answered, by the key's name as key_requests_total has it.", 'key_name', []);
+  const named = new Set<string>();
+  return {
+    add(label: string, drawn: number) {
+      if (!named.has(label) && named.size < MAX_KEY_LABELS) named.add(label);
+      const keyName = named.has(label) ? label : OTHER_KEYS;
+      requests.add(keyName);
+      if (drawn > 0) pictures.add(keyName, drawn);
+    },
+  };
 }
 
 /** A gauge of the drawing pool's: read when scraped. */

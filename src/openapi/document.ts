@@ -10,6 +10,7 @@ import type { Config } from '../config/schema.ts';
 import { IMAGE_CONTENT_TYPES, IMAGE_FORMATS, MAP_FORMATS, type Format } from '../params/fields.ts';
 import { imagesQuerySchema } from '../params/images.ts';
 import { mapQuerySchema } from '../params/map.ts';
+import { usageQuerySchema } from '../params/usage.ts';
 import { LEGEND_FORMATS, legendQuerySchema } from '../params/legend.ts';
 import { colouringFields, thematicFields } from '../params/thematic.ts';
 import { styleFields } from '../params/style.ts';
@@ -31,6 +32,7 @@ const ERRORS: Record<string, string> = {
   403: "A valid key used against its own rules: a signature missing or not matching (requireSignature), or a Referer/Origin its referrers rule does not allow.",
   404: 'No such shapefile, feature or child; or no feature matches `where`.',
   414: 'The URL is longer than 16 KiB.',
+  429: "The key's quota for the day or the month (UTC) is used up; the message says when it resets, Retry-After in how many seconds.",
   431: 'The request headers pass 16 KiB.',
   500: 'A damaged shapefile (file and record named) or an unexpected fault.',
   503: 'Overloaded, rate-limited or out of time; see Retry-After.',
@@ -99,6 +101,7 @@ export function openApiDocument({ limits, ogc, metrics, remote, themes }: Docume
           z.object(colouringFields),
         ),
       },
+      '/REST/v1/usage': { get: usageOperation() },
       ...ogcPaths(ogc, remote),
       ...PUBLIC_PATHS,
       ...(metrics ? { '/metrics': publicOperation('Prometheus metrics', Registry.PROMETHEUS_CONTENT_TYPE) } : {}),
@@ -115,9 +118,7 @@ export function openApiDocument({ limits, ogc, metrics, remote, themes }: Docume
 
 /** An image route's operation; `picture` names whose bytes a picture format answers ("the map's"). */
 function imageOperation(operationId: string, summary: string, description: string, picture: string, formats: readonly Format[], ...queries: z.ZodType[]) {
-  const parameters = queries
-    .flatMap((query) => queryParameters(query, (name) => spelledParameter(name) ?? name))
-    .filter((parameter) => parameter.name !== 'key');
+  const parameters = operationParameters(queries);
   const pictures = formats.flatMap((format) => {
     const type = IMAGE_CONTENT_TYPES[format];
     return type ? [[type, { schema: { type: 'string', contentMediaType: type } }] as const] : [];
@@ -130,8 +131,17 @@ function imageOperation(operationId: string, summary: string, description: strin
     },
     304: { description: "If-None-Match named the ETag this answer would have: nothing was drawn ('*' is not taken).", headers: CACHING_HEADERS },
   };
-  for (const [status, text] of Object.entries(ERRORS)) responses[status] = { description: text, content: envelopeContent };
-  return { operationId, summary, description, parameters, responses };
+  return { operationId, summary, description, parameters, responses: { ...responses, ...errorResponses(ERRORS) } };
+}
+
+/** The queries' parameters as the interface spells them; the key is a security scheme, not a parameter. */
+function operationParameters(queries: readonly z.ZodType[]) {
+  return queries.flatMap((query) => queryParameters(query, (name) => spelledParameter(name) ?? name)).filter((parameter) => parameter.name !== 'key');
+}
+
+/** The envelope's errors, each with its description. */
+function errorResponses(errors: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(errors).map(([status, text]) => [status, { description: text, content: envelopeContent }]));
 }
 
 /**
@@ -151,6 +161,22 @@ function linkingOgcSchemas(value: unknown): unknown {
   if (typeof $ref === 'string' && $ref === '#/components/schemas/exception') return { $ref: '#/components/schemas/OgcException' };
   if (typeof $ref === 'string' && /^https?:/.test($ref)) return { type: 'object', externalDocs: { description: "OGC's schema", url: $ref } };
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, linkingOgcSchemas(inner)]));
+}
+
+/** The usage route: the key's own counts and limits; refused as any route is for its key, but never for its quota. */
+function usageOperation() {
+  // Never past the quota; nor a shapefile to find.
+  const { 429: _quota, 404: _notFound, ...errors } = ERRORS;
+  const responses = {
+    200: { description: "The key's requests today and this month (UTC) with its quotas and when they reset, its rate limit and maxConcurrent; asking costs no quota.", content: envelopeContent },
+    ...errorResponses(errors),
+  };
+  return {
+    operationId: 'usage',
+    summary: "The key's usage and limits",
+    parameters: operationParameters([usageQuerySchema]),
+    responses,
+  };
 }
 
 const publicOperation = (summary: string, type: string, description?: string) => ({

@@ -72,6 +72,25 @@ const legendResourceSchema = z
   .strict()
   .meta({ description: 'The legend route\'s answer.' });
 
+const periodUseSchema = z
+  .object({
+    Count: z.int().min(0).meta({ description: 'Requests counted in the period, on this instance.' }),
+    Quota: z.int().min(1).nullable().meta({ description: "The key's quota for the period; null when it has none." }),
+    ResetsAt: z.string().meta({ description: 'When the next period begins: ISO 8601, UTC (2026-12-01T00:00:00Z).' }),
+  })
+  .strict();
+
+const usageResourceSchema = z
+  .object({
+    __type: z.string().meta({ description: "'KeyUsage:' and the schema namespace." }),
+    Today: periodUseSchema,
+    ThisMonth: periodUseSchema,
+    RateLimit: z.object({ PerSecond: z.number(), Burst: z.int() }).strict().nullable(),
+    MaxConcurrent: z.int().nullable(),
+  })
+  .strict()
+  .meta({ description: "The usage route's answer: the key's own counts and limits." });
+
 export const envelopeSchema = z
   .object({
     Copyright: z.string(),
@@ -80,9 +99,9 @@ export const envelopeSchema = z
     ErrorDetails: z.string().meta({ description: 'Empty on success; one sentence per problem otherwise.' }),
     TraceId: z.string().meta({ description: 'Also in the X-Trace-Id header.' }),
     Resource: z
-      .union([imageCollectionSchema, legendResourceSchema])
+      .union([imageCollectionSchema, legendResourceSchema, usageResourceSchema])
       .nullable()
-      .meta({ description: 'The images, or the legend route\'s legend; null on failure.' }),
+      .meta({ description: 'The images, the legend route\'s legend, or the usage route\'s counts; null on failure.' }),
   })
   .strict()
   .meta({

@@ -49,6 +49,7 @@ export function legendRoute(services: Services & ThematicServices) {
         const drawn = await services.drawing.run('legend', { legend, format, pixelRatio: request.scale, maxSide }, signal);
         c.get('timing')?.job(drawn.stages);
         reserveAnswer(c, drawn.picture.byteLength);
+        c.set('pictures', 1);
         c.header('Content-Type', IMAGE_CONTENT_TYPES[format]);
         return c.body(drawn.picture as Uint8Array<ArrayBuffer>);
       }

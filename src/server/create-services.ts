@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Services } from '../app-services.ts';
 import { createKeyRing, demoKeyAllowed } from '../auth/keys.ts';
+import { createUsageCounter } from '../auth/usage-counter.ts';
 import { createBasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
 import { DEMO_KEY } from '../config/schema.ts';
@@ -44,6 +45,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     basemaps,
     themes,
     keys,
+    usage: createUsageCounter(),
     logger,
     metrics,
     async close() {

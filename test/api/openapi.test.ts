@@ -35,7 +35,7 @@ describe('/openapi.json', () => {
   it('describes every route: the operations, /ogc, and the public routes without a key', () => {
     expect(Object.keys(document.paths).sort()).toEqual(
       [
-        IMAGES, MAP, '/REST/v1/shapefiles/legend', '/ogc', '/ogc/api', '/ogc/conformance', '/ogc/collections', '/ogc/collections/{collectionId}',
+        IMAGES, MAP, '/REST/v1/shapefiles/legend', '/REST/v1/usage', '/ogc', '/ogc/api', '/ogc/conformance', '/ogc/collections', '/ogc/collections/{collectionId}',
         '/ogc/collections/{collectionId}/queryables', '/ogc/collections/{collectionId}/items',
         '/ogc/collections/{collectionId}/items/{featureId}', '/', '/docs', '/openapi.json', '/health', '/ready', '/metrics',
       ].sort(),
@@ -71,7 +71,7 @@ describe('/openapi.json', () => {
       keyParameter: { type: 'apiKey', in: 'query', name: 'key' },
       keyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
     });
-    expect(Object.keys(document.paths[IMAGES].get.responses)).toEqual(['200', '304', '400', '401', '403', '404', '414', '431', '500', '503']);
+    expect(Object.keys(document.paths[IMAGES].get.responses)).toEqual(['200', '304', '400', '401', '403', '404', '414', '429', '431', '500', '503']);
   });
 
   it('shows defaults that are the defaults: sending one changes nothing', async () => {
@@ -95,6 +95,7 @@ describe('/openapi.json', () => {
       `${MAP}?file=countries&fid=3&format=json`,
       `${IMAGES}?file=countries&format=json`,
       `${IMAGES}?file=nowhere&fid=0&format=json`,
+      '/REST/v1/usage?format=json',
     ];
     for (const path of answers) {
       const body = await (await fetch(server.url(`${path}&key=${TEST_KEY}`))).json();

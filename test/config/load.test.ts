@@ -37,6 +37,8 @@ describe('configuration', () => {
     expect(() => parseConfig({ limits: { maxSize: 0 } })).toThrow(/field 'limits.maxSize'/);
     expect(() => parseConfig({ keys: [{ sha256: 'abc' }] })).toThrow(/field 'keys.0.sha256': must be 64 hexadecimal digits/);
     expect(() => parseConfig({ keys: [{}] })).toThrow(/exactly one of 'key' or 'sha256'/);
+    expect(() => parseConfig({ keys: [{ key: 'a-key-0123', quota: {} }] })).toThrow(/field 'keys.0.quota': needs 'perDay', 'perMonth' or both/);
+    expect(() => parseConfig({ keys: [{ key: 'a-key-0123', quota: { perDay: 0.5 } }] })).toThrow(/field 'keys.0.quota.perDay'/);
     expect(() => parseConfig({ colour: 'red' })).toThrow(/colour/);
     expect(() => loadConfig({ SHAPESHOT_PORT: 'eighty' })).toThrow(/SHAPESHOT_PORT 'eighty'/);
   });

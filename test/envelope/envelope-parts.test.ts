@@ -86,7 +86,7 @@ function referenceXml(source: Envelope, withImages: FeatureImage[] | null): stri
   } else {
     resource.att(XSI, 'i:type', RESOURCE_TYPE);
     resource.ele('ItemId').txt(String((source.resource as ImageCollection).itemId));
-    resource.ele('Shapefile').txt(xmlSafe(source.resource!.shapefile));
+    resource.ele('Shapefile').txt(xmlSafe((source.resource as ImageCollection).shapefile));
     const list = resource.ele('ShapefileFeatureImages');
     for (const image of withImages) appendImage(list, image);
   }
@@ -130,7 +130,7 @@ function referenceJson(source: Envelope, withImages: FeatureImage[] | null): str
     Resource: withImages && {
       __type: `${RESOURCE_TYPE}:${NAMESPACE}`,
       ItemId: (source.resource as ImageCollection).itemId,
-      Shapefile: source.resource!.shapefile,
+      Shapefile: (source.resource as ImageCollection).shapefile,
       ShapefileFeatureImages: withImages.map((image) => ({
         ItemId: image.itemId,
         FeatureId: image.featureId,
