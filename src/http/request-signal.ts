@@ -50,7 +50,7 @@ export function requestSignal(timeoutMs: number): MiddlewareHandler<AppEnv> {
     // Every stage listens (a map waits for a dozen tiles at once): not a leak, but Node warns past ten.
     setMaxListeners(MAX_LISTENERS, controller.signal);
     const timer = setTimeout(
-      () => controller.abort(new OverloadedError(`The request could not be answered within ${timeoutMs} ms; retry later.`, 2)),
+      () => controller.abort(new OverloadedError(`The request could not be answered within ${timeoutMs} ms (limits.requestTimeoutMs); retry later.`, 2)),
       timeoutMs,
     );
     const client = c.req.raw.signal;

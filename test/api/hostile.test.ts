@@ -268,7 +268,7 @@ describe('cancellation', () => {
     const late = await answer;
     expect(late.status).toBe(503);
     expect(late.headers.get('retry-after')).toBeTruthy();
-    expect(late.body.ErrorDetails).toMatch(/could not be answered within 1000 ms/);
+    expect(late.body.ErrorDetails).toMatch(/could not be answered within 1000 ms \(limits.requestTimeoutMs\)/);
     await expectAlive();
     expect(server!.services.drawing.stats.cancelled).toBe(1);
   });
