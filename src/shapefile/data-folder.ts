@@ -47,7 +47,7 @@ export interface DataFolder {
   /** The shapefile named `name` (any case); undefined when the folder has none. */
   find(name: string, signal?: AbortSignal): Promise<ShapefileFiles | undefined>;
   /** Names of every shapefile in the folder, as spelled on disk, sorted. */
-  names(signal?: AbortSignal): Promise<string[]>;
+  names(signal?: AbortSignal): Promise<readonly string[]>;
 }
 
 /**

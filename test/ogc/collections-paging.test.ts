@@ -42,7 +42,7 @@ const SCOPED_TO = ['LAYER_03', 'layer_05', 'Layer_08', 'layer_13', 'layer_17', '
 const NAMES = [...numberedNames(25), 'Zeta', 'alpha', 'Beta'];
 
 let server: TestServer;
-let catalogOrder: string[];
+let catalogOrder: readonly string[];
 beforeAll(async () => {
   server = await startServer({ dataDir: writeManyShapefiles(NAMES), keys: [{ key: TEST_KEY }, { key: SCOPED_KEY, shapefiles: SCOPED_TO }] });
   catalogOrder = await server.services.catalog.names();

@@ -59,7 +59,7 @@ export function createCatalog(options: { dataDir: string; cacheBytes: number; lo
         throw error;
       }
     },
-    list: () => folder.names(),
+    list: async () => [...(await folder.names())],
     async close() {
       shapefiles.close();
     },
