@@ -1,15 +1,14 @@
 /**
  * GET /openapi.json (the OpenAPI 3.1 description) and /docs (an interactive reference that
- * works offline: Swagger UI from our own node_modules, no CDN). No key needed.
+ * works offline: Swagger UI's files kept in src/openapi/swagger-ui/, no CDN). No key needed.
  */
-import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { staticAssets } from '../http/static-assets.ts';
 import { openApiDocument } from '../openapi/document.ts';
 import type { Services } from '../app-services.ts';
 
-const swaggerUi = (file: string) => createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`);
+const swaggerUi = (file: string) => new URL(`../openapi/swagger-ui/${file}`, import.meta.url);
 const ownFile = (file: string) => new URL(`../openapi/docs/${file}`, import.meta.url);
 
 /** The files /docs's page loads (a few MB, read at start-up). */

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createShapefileWriter, type DbfField } from '../../scripts/lib/shapefile-writer.ts';
 import { ShapeType } from '../../src/shapefile/types.ts';
 import { square, WGS84_PRJ } from '../support/fixtures.ts';
+import { hasInstallScript, installedPackages, TELEMETRY_PACKAGES } from '../support/installation-rules.ts';
 import { installPacked } from '../support/packed-package.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
@@ -31,7 +32,7 @@ import {
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** The folders whose files (TypeScript aside) the server hands to browsers as they are. */
-const BROWSER_FOLDERS = ['src/playground', 'src/openapi/docs'];
+const BROWSER_FOLDERS = ['src/playground', 'src/openapi/docs', 'src/openapi/swagger-ui'];
 
 /** CI keeps what lands here (git-ignored). */
 const ARTEFACTS = fileURLToPath(new URL('./artefacts/', import.meta.url));
@@ -97,6 +98,13 @@ describe('the installed package in a browser: npx shapeshot FOLDER, then /docs a
         expect(readFileSync(installed, 'utf8'), installed).toBe(readFileSync(join(REPO, folder, name), 'utf8'));
       }
     }
+  });
+
+  it('installed no telemetry package and no package with an install script (README.md, "What an installation contains")', () => {
+    const installed = installedPackages(project);
+    expect(installed.map(({ name }) => name)).toContain('shapeshot');
+    expect(installed.filter(({ name }) => TELEMETRY_PACKAGES.includes(name))).toEqual([]);
+    expect(installed.filter(hasInstallScript).map(({ name }) => name)).toEqual([]);
   });
 
   it('serves /docs with every operation listed, from this server alone, without a page error', async () => {
