@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKERBOARD_PLUGIN, allTypes, mapUrl } from '../map/support.ts';
 import { writeFixtures } from '../support/fixtures.ts';
+import { decodePng } from '../support/png.ts';
 import { imagesUrl, startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
@@ -188,8 +189,18 @@ describe('If-None-Match', () => {
   });
 
   it('leaves If-Modified-Since alone: Last-Modified speaks only for the shapefile', async () => {
-    const response = await image(first, {}, { headers: { 'If-Modified-Since': new Date().toUTCString() } });
+    const plain = await image(first, {});
+    const lastModified = plain.headers.get('last-modified');
+    expect(lastModified).not.toBeNull();
+    // A date after the shapefile's: a server that trusted it would answer 304, though a theme
+    // or the code may have changed the picture since.
+    const later = new Date(Date.parse(lastModified!) + 86_400_000).toUTCString();
+    const response = await image(first, {}, { headers: { 'If-Modified-Since': later } });
     expect(response.status).toBe(200);
+    expect(response.headers.get('last-modified')).toBe(lastModified);
+    const body = new Uint8Array(await response.arrayBuffer());
+    expect(body).toEqual(new Uint8Array(await plain.arrayBuffer()));
+    expect(decodePng(body).width).toBeGreaterThan(0);
   });
 
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ShapeType } from '../../src/shapefile/types.ts';
 import { square, WGS84_PRJ, writeFixtures } from '../support/fixtures.ts';
-import { decodePng } from '../support/png.ts';
+import { decodePng, opaqueBounds } from '../support/png.ts';
 import { ringXY, writeRawShapefile } from '../support/raw-shapefile.ts';
 import { imagesUrl, startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
@@ -132,7 +132,9 @@ describe('budgets before work', () => {
     expect(answer.body.ErrorDetails).toBe('Feature 0 has 50 rings; at most 40 (limits.maxRings) can be drawn.');
   });
 
-  it('assembles 20,000 outer rings and 20,000 holes lying outside them without quadratic work', async () => {
+  // That assembling them costs no quadratic work is counted in steps, not time, in
+  // test/geometry/assemble-rings.test.ts; here the same record is drawn through the API.
+  it('draws a record of 20,000 outer rings and 20,000 holes lying outside them, every ring filled', async () => {
     const dir = writeFixtures();
     const count = 20_000;
     const ringVertices = 5;
@@ -150,6 +152,13 @@ describe('budgets before work', () => {
     server = await startServer({ dataDir: dir });
     const answer = await fetch(imagesUrl(server, { file: 'rings', fid: '0.39999', format: 'png' }));
     expect(answer.status).toBe(200);
+    // Every ring is an outer ring of its own (each "hole" lies outside the others): the grid of
+    // 200 × 200 cells is painted from corner to corner, the first ring's cell and the last one's.
+    const image = decodePng(new Uint8Array(await answer.arrayBuffer()));
+    const painted = opaqueBounds(image)!;
+    const [width, height] = [painted.xmax - painted.xmin, painted.ymax - painted.ymin];
+    expect(Math.max(width / image.width, height / image.height)).toBeGreaterThan(0.9);
+    expect(width / height).toBeCloseTo(1, 1);
   });
 });
 

@@ -285,9 +285,15 @@ describe('the request line', () => {
     expect(body.Resource.Shapefile).toBe('squares');
   });
 
-  it('ignores unknown parameters and exact repeats', async () => {
+  it('ignores unknown parameters and exact repeats: the answer is the one without them', async () => {
+    const plain = await fetch(imagesUrl(server, { file: 'squares', fid: 0, format: 'json' }));
     const response = await fetch(imagesUrl(server, { file: 'squares', fid: 0, _: 12345, format: 'json' }) + '&fid=0');
     expect(response.status).toBe(200);
+    const [withExtras, without] = [await response.json(), await plain.json()];
+    // A parameter repeated with the same value counts once: one image, of feature 0, the same answer as without the extras.
+    expect(withExtras.Resource.ShapefileFeatureImages.map((image: { FeatureId: number }) => image.FeatureId)).toEqual([0]);
+    expect(withExtras.Resource).toEqual(without.Resource);
+    expect(response.headers.get('etag')).toBe(plain.headers.get('etag'));
   });
 
   it('answers HEAD like GET without a body', async () => {

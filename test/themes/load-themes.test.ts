@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUNDLED_THEMES_DIR, SAMPLE_DATA_DIR } from '../../src/config/package-folders.ts';
 import { compileFilter, MAX_FILTER_LENGTH } from '../../src/filter/index.ts';
 import { attributeType, decodeRow, parseDbfHeader, type AttributeValue } from '../../src/shapefile/dbf.ts';
+import { parseColour } from '../../src/params/colour.ts';
 import { decoderFor } from '../../src/shapefile/encoding.ts';
 import { loadThemes } from '../../src/themes/load-themes.ts';
 
@@ -85,12 +86,16 @@ describe('the shipped themes', () => {
     expect(base.style.grid).toBeUndefined();
   });
 
-  it('each set the full look: outline, fill and a two-colour background', () => {
+  it('each set the full look its file names (a grid theme its base theme\'s): outline, fill and a two-colour background', () => {
+    const file = (name: string): Record<string, string> => JSON.parse(readFileSync(join(BUNDLED_THEMES_DIR, `${name.toLowerCase()}.json`), 'utf8'));
     for (const theme of themes.values()) {
-      expect(theme.style.lineColor, theme.name).toBeDefined();
-      expect(theme.style.fillColor, theme.name).toBeDefined();
-      expect(theme.style.bgColor1, theme.name).toBeDefined();
-      expect(theme.style.bgColor2, theme.name).toBeDefined();
+      const own = file(theme.name);
+      const written = own.extends === undefined ? own : file(own.extends);
+      for (const colour of ['lineColor', 'fillColor', 'bgColor1', 'bgColor2'] as const) {
+        expect(written[colour], `${theme.name} ${colour}`).toBeTypeOf('string');
+        expect(theme.style[colour], `${theme.name} ${colour}`).toEqual(parseColour(written[colour]));
+      }
+      expect(theme.style.bgColor1, `${theme.name}: two background colours`).not.toEqual(theme.style.bgColor2);
     }
   });
 
