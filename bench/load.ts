@@ -122,3 +122,8 @@ async function loadWithWrk({ origin, paths, connections, seconds, threads = 1, h
 function pick<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)];
 }
+
+/** The middle of a few timings (the upper middle of an even count). */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}

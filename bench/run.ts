@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BIG_LAYERS_HEADER, runBigLayersBench } from './big-layers.ts';
 import { runClassifyBench } from './classify.ts';
+import { COLD_START_HEADER, runColdStartBench } from './cold-start.ts';
 import { runThematicBench } from './thematic.ts';
 import { load, loadGenerator, measureRow } from './load.ts';
 import { runMapBench } from './map.ts';
@@ -26,7 +27,7 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
  * the folder and from nginx (bench/source-bulk.ts, issue 29). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big, bulk (comma-separated; default all);
+ * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big, bulk, cold (comma-separated; default all);
  * BENCH_BULK_RUNS: fresh servers per bulk request and source (default 3);
  * BENCH_BIG_RUNS: warm runs of each big-layers request after its cold one (default 2); BENCH_BIG_MATCH: only
  * the big-layers requests whose label matches this regular expression (e.g. 'where');
@@ -36,11 +37,11 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big,bulk').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big,bulk,cold').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const cacheDir = resolve(process.env.BENCH_DIR ?? '.bench-cache');
 // Every section but big and bulk reads the parcels: BENCH_ONLY=big,bulk neither writes nor reads them.
-const needsParcels = [...only].some((section) => section !== 'big' && section !== 'bulk');
+const needsParcels = [...only].some((section) => !['big', 'bulk', 'cold'].includes(section));
 const dataDir = needsParcels ? ensureParcels(cacheDir, features, console.log) : '';
 if (needsParcels) readThrough(dataDir);
 const heavyFile = needsParcels ? ensureHeavyFile(dataDir) : '';
@@ -146,6 +147,12 @@ if (only.has('bulk')) {
   const rows = await runSourceBulkBench({ runtime, cacheDir, key, runs, log: console.log });
   console.log(`\n${runtime}: requests of many features, cold (a fresh server each, warmed on another file), from the folder and from nginx on loopback (issue 29)\n`);
   printTable(SOURCE_BULK_HEADER, rows);
+}
+
+if (only.has('cold')) {
+  const rows = await runColdStartBench(console.log);
+  console.log('\nnode: cold start, `npm start` on the sample data to its first answer, five fresh processes each (issue 31: image ≤ 1000 ms, map ≤ 1500 ms)\n');
+  printTable(COLD_START_HEADER, rows);
 }
 
 /**

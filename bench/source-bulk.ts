@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNginx } from '../test/support/nginx.ts';
 import { startDelayProxy } from './delay-proxy.ts';
+import { median } from './load.ts';
 import { ensureBigLayers, SQUARES, SQUARES_RD } from './big-layers.ts';
 import { serverCommand, startServerProcess, type RuntimeName } from './server-process.ts';
 import { startTileServer } from './tile-server-process.ts';
@@ -87,10 +88,10 @@ export async function runSourceBulkBench({ runtime, cacheDir, key, runs, log }: 
             await server.stop();
           }
         }
-        const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
-        medians.push(median);
-        const ratio = source === 'nginx' ? `${(median / medians[0]).toFixed(2)} (target ≤ ${factor})` : '';
-        rows.push([label, source, median.toFixed(0), times.map((ms) => ms.toFixed(0)).join(' '), source === 'nginx' ? String(read.reads) : '', source === 'nginx' ? (read.bytes / 1024).toFixed(0) : '', slowest.toFixed(0), ratio]);
+        const middle = median(times);
+        medians.push(middle);
+        const ratio = source === 'nginx' ? `${(middle / medians[0]).toFixed(2)} (target ≤ ${factor})` : '';
+        rows.push([label, source, middle.toFixed(0), times.map((ms) => ms.toFixed(0)).join(' '), source === 'nginx' ? String(read.reads) : '', source === 'nginx' ? (read.bytes / 1024).toFixed(0) : '', slowest.toFixed(0), ratio]);
       }
     }
   } finally {
