@@ -1,5 +1,11 @@
+/**
+ * The command line, read into what it asks for, with one sentence for each mistake that says
+ * what to type instead (docs/configuration.md, "Where settings come from").
+ */
 import { parseArgs } from 'node:util';
 import { parsePort, type CommandLineSettings } from '../config/load.ts';
+import { nearestName } from '../structures/near-names.ts';
+import { shellWord } from './shell-word.ts';
 
 /** What the command line asks for. */
 export type Command =
@@ -24,7 +30,7 @@ Options:
 Precedence: these arguments, then the environment (SHAPESHOT_DATA, SHAPESHOT_PORT,
 SHAPESHOT_HOST, SHAPESHOT_KEYS, ...), then the configuration file, then the defaults.
 Signals: SIGTERM or SIGINT stops after the requests in progress are answered;
-SIGHUP reloads the keys, demoKey and the log level from the configuration.`;
+SIGHUP reloads the keys and the log level from the configuration.`;
 
 const OPTIONS = {
   port: { type: 'string', short: 'p' },
@@ -43,7 +49,7 @@ export function parseArguments(args: readonly string[]): Command {
   try {
     parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    return { kind: 'invalid', message: (error as Error).message };
+    return { kind: 'invalid', message: unknownOption(args) ?? (error as Error).message };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
@@ -64,4 +70,19 @@ export function parseArguments(args: readonly string[]): Command {
     settings.port = port;
   }
   return { kind: 'serve', settings };
+}
+
+/**
+ * The sentence for the first option that is none of ours, with the one meant (structures/
+ * near-names.ts); undefined when every option is known. parseArgs's own message for it ends
+ * with an unbalanced quote and reads differently on Node, Deno and Bun.
+ */
+function unknownOption(args: readonly string[]): string | undefined {
+  const { tokens } = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  const longNames = Object.keys(OPTIONS);
+  const unknown = tokens.find((token) => token.kind === 'option' && !longNames.includes(token.name));
+  if (unknown?.kind !== 'option') return undefined;
+  const meant = nearestName(unknown.name.toLowerCase(), longNames);
+  if (meant) return `Unknown option '${unknown.rawName}': did you mean --${meant}?`;
+  return `Unknown option '${unknown.rawName}' (a data folder whose name starts with '-' goes after '--': shapeshot -- ${shellWord(unknown.rawName)}).`;
 }

@@ -83,7 +83,7 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   const head = error.rawPacket?.toString('latin1') ?? '';
   const lineEnd = head.indexOf('\r\n');
   const requestLine = lineEnd < 0 ? head : head.slice(0, lineEnd);
-  const { status, details } = refusal(error.code, lineEnd >= 0 && lineEnd < MAX_HEAD_BYTES);
+  const { status, details } = refusal(error.code, lineEnd >= 0 && lineEnd < MAX_HEAD_BYTES, requestLine);
   const asked = /[?&]format=([a-z]+)(?:&|\s|$)/i.exec(requestLine)?.[1].toLowerCase();
   // The envelope's rule decides what the format answers its errors in (only xml answers XML).
   const format: Format = FORMATS.find((known) => known === asked) ?? 'xml';
@@ -99,11 +99,29 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     .catch(() => socket.destroy());
 }
 
-function refusal(code: string | undefined, requestLineFits: boolean): { status: MalformedStatus; details: string } {
+function refusal(code: string | undefined, requestLineFits: boolean, requestLine: string): { status: MalformedStatus; details: string } {
   if (code === 'HPE_HEADER_OVERFLOW') {
     return requestLineFits
       ? { status: 431, details: 'The request headers are larger than the 16 KiB this server accepts.' }
       : { status: 414, details: 'The request URL is longer than the 16 KiB this server accepts.' };
   }
+  if (unencodedAddress(requestLine)) {
+    return {
+      status: 400,
+      details:
+        'The request is not valid HTTP/1.1: characters outside ASCII, spaces and control characters in the address ' +
+        'must be percent-encoded (UTF-8), as encodeURIComponent does (é as %C3%A9).',
+    };
+  }
   return { status: 400, details: 'The request is not valid HTTP/1.1.' };
+}
+
+/**
+ * Whether the request line's address (between the method and the HTTP version; the line read
+ * as latin1, a byte a character) holds a byte HTTP allows there only percent-encoded: what a
+ * client that sends a URL as typed gets wrong (docs/api.md, "Errors").
+ */
+function unencodedAddress(requestLine: string): boolean {
+  const address = /^[A-Z]+ (.*) HTTP\/\d\.\d$/.exec(requestLine)?.[1];
+  return address !== undefined && /[^\x21-\x7e]/.test(address);
 }

@@ -1,6 +1,7 @@
 /**
- * The `.dbf`: its header read once, in the text encoding its `.cpg` or LDID names, then
- * rows read by feature id, or their deletion flags in chunks of rows for a walk.
+ * The `.dbf`: its header read once, in the text encoding its `.cpg` or LDID names (with
+ * neither, UTF-8 where valid: encoding.ts), then rows read by feature id, or their deletion
+ * flags in chunks of rows for a walk.
  */
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';

@@ -1,18 +1,32 @@
 /**
- * The text encoding of a `.dbf`: from the `.cpg` when there is one, else from the language
- * driver id (LDID, header byte 29), else windows-1252. windows-1252 rather than GDAL's
- * ISO-8859-1: it decodes every printable ISO-8859-1 byte the same, adds the characters
- * Windows tools put in 0x80–0x9F (€, ‘’, “”), and is what ESRI's "ANSI" and the
- * `shapefile` package mean.
+ * The text encoding of a `.dbf` (docs/configuration.md, "Text encoding"): the `.cpg`'s when
+ * there is one, else the language driver id's (LDID, header byte 29); with neither, each text
+ * value is read as UTF-8 when its bytes are valid UTF-8, else as windows-1252.
+ *
+ * Without a declared encoding GDAL does not recode: it passes the bytes on, so a UTF-8 file
+ * reads right in GDAL and every tool built on it, and must here too. A rule for the whole file
+ * would have to look at every value, and one feature of a million rows must not read the
+ * others; a sample read at opening would cost every opening a read and still miss what lies
+ * past it. Per value, the rule costs one pass over the value's bytes, and a value reads the
+ * same wherever it is read (pictures, labels, `where=`, themes, /ogc). It errs only on
+ * windows-1252 text that happens to be valid UTF-8: an accented capital or a letter from Â to
+ * ô followed by one to three of the symbols windows-1252 puts at 0x80–0xBF ("Ã©"), which is
+ * itself garbled text.
+ *
+ * windows-1252 rather than GDAL's ISO-8859-1: it decodes every printable ISO-8859-1 byte the
+ * same, adds the characters Windows tools put in 0x80–0x9F (€, ‘’, “”), and is what ESRI's
+ * "ANSI" and the `shapefile` package mean.
  */
 import iconv from 'iconv-lite';
+import { isUtf8 } from 'node:buffer';
 
-export const DEFAULT_ENCODING = 'windows-1252';
+/** How a `.dbf` that declares no encoding is read: a rule per value (see above), named as messages show it. */
+export const UNDECLARED_ENCODING = 'UTF-8 where valid, else windows-1252';
 
-/** An encoding name iconv-lite knows, and where it came from. */
+/** An encoding name iconv-lite knows (or UNDECLARED_ENCODING), and where it came from. */
 export interface DbfEncoding {
   name: string;
-  source: 'cpg' | 'ldid' | 'default';
+  source: 'cpg' | 'ldid' | 'undeclared';
 }
 
 /** Language driver ids as ESRI and GDAL document them. */
@@ -67,17 +81,24 @@ export function dbfEncoding(cpgText: string | undefined, ldid: number): DbfEncod
   if (fromCpg) return { name: fromCpg, source: 'cpg' };
   const fromLdid = CODE_PAGE_BY_LDID[ldid];
   if (fromLdid) return { name: fromLdid, source: 'ldid' };
-  return { name: DEFAULT_ENCODING, source: 'default' };
+  return { name: UNDECLARED_ENCODING, source: 'undeclared' };
 }
 
 export type TextDecode = (bytes: Uint8Array) => string;
 
 export function decoderFor(encoding: string): TextDecode {
+  if (encoding === UNDECLARED_ENCODING) return utf8ElseWindows1252();
   if (encoding === 'utf-8') {
     const decoder = new TextDecoder('utf-8');
     return (bytes) => decoder.decode(bytes);
   }
   return (bytes) => iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), encoding);
+}
+
+function utf8ElseWindows1252(): TextDecode {
+  const utf8 = decoderFor('utf-8');
+  const windows1252 = decoderFor('windows-1252');
+  return (bytes) => (isUtf8(bytes) ? utf8(bytes) : windows1252(bytes));
 }
 
 export function encoderFor(encoding: string): (text: string) => Uint8Array {

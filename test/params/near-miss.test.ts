@@ -1,12 +1,13 @@
 /**
- * The rule that tells a misspelled parameter from a cache-buster (params/near-miss.ts), on
- * the names of both operations as their schemas list them: what a newcomer mistypes is
- * caught, what pages and proxies add is not.
+ * The rule that tells a misspelled parameter from a cache-buster (params/near-miss.ts over
+ * structures/near-names.ts), on the names of both operations as their schemas list them:
+ * what a newcomer mistypes is caught, what pages and proxies add is not.
  */
 import { describe, expect, it } from 'vitest';
 import { imagesQuerySchema } from '../../src/params/images.ts';
 import { mapQuerySchema } from '../../src/params/map.ts';
-import { editsBetween, meantParameter } from '../../src/params/near-miss.ts';
+import { meantParameter } from '../../src/params/near-miss.ts';
+import { editsBetween } from '../../src/structures/near-names.ts';
 import { isParameterName } from '../../src/params/spelling.ts';
 import { styleFields } from '../../src/params/style.ts';
 import { thematicFields } from '../../src/params/thematic.ts';
