@@ -555,6 +555,9 @@ function showLegend(/** @type {Legend | undefined} */ legend) {
 function swatch(/** @type {string} */ colour) {
   const square = document.createElementNS(SVG, 'svg');
   square.setAttribute('class', 'swatch');
+  // A size of its own (the stylesheet's .swatch overrides it): an SVG without one counts as 300 px wide wherever its box is sized by its content.
+  square.setAttribute('width', '16');
+  square.setAttribute('height', '16');
   square.setAttribute('aria-hidden', 'true');
   const fill = document.createElementNS(SVG, 'rect');
   fill.setAttribute('width', '100%');
