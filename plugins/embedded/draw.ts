@@ -1,6 +1,7 @@
 /**
  * Draws the embedded basemap of one view as SVG: water, land, coasts and borders below the
- * features, country labels above them. Only shapes whose box meets the view are written, each
+ * features, country labels above them, each a label of its own that a map labelling its
+ * features may leave out. Only shapes whose box meets the view are written, each
  * scaled from zoom-0 world pixels and clipped to the image (plus a margin that hides the
  * clip edges' strokes), with coordinates rounded to 0.1 px.
  */
@@ -11,6 +12,7 @@ import {
   paint,
   stopPaint,
   worldPixelToLonLat,
+  type BasemapLabel,
   type Culture,
   type MapType,
   type MapView,
@@ -31,7 +33,8 @@ const LAND_GRADIENT_ID = 'basemap-embedded-land';
 
 export interface DrawnBasemap {
   below: string;
-  above?: string;
+  /** Drawn over the features; none on a style without labels. */
+  labels: BasemapLabel[];
 }
 
 /**
@@ -66,7 +69,7 @@ export function drawBasemap(view: MapView, type: MapType, culture: Culture): Dra
     const borders = path(layers.borders);
     if (borders !== '') parts.push(`<path d="${borders}" fill="none"${strokeAttributes(style.borders, view.zoom)}/>`);
   }
-  return { below: parts.join(''), above: style.labels && labelsSvg(style.labels, view, culture, offsets) };
+  return { below: parts.join(''), labels: style.labels ? countryLabels(style.labels, view, culture, offsets) : [] };
 }
 
 /** The shapes meeting the view, as one SVG path (every copy of the world the view shows). */
@@ -126,17 +129,16 @@ function latitudeGradient(colours: LatitudeColour[], view: MapView): string {
   );
 }
 
-function labelsSvg(colours: NonNullable<MapStyle['labels']>, view: MapView, culture: Culture, offsets: readonly number[]): string | undefined {
-  const labels = placeLabels(countryLabelSites(), culture, view, offsets);
-  if (labels.length === 0) return undefined;
+function countryLabels(colours: NonNullable<MapStyle['labels']>, view: MapView, culture: Culture, offsets: readonly number[]): BasemapLabel[] {
   const fontSize = labelFontSize(view.zoom);
   // The halo is the text's own stroke painted first, so a label reads over any background.
-  const group =
-    `<g font-family="${FONT_FAMILY}" font-size="${fontSize}" text-anchor="middle"${paint('fill', colours.colour)}` +
-    `${paint('stroke', colours.halo, 0.85)} stroke-width="2.5" stroke-linejoin="round" paint-order="stroke">`;
+  const look =
+    ` font-family="${FONT_FAMILY}" font-size="${fontSize}" text-anchor="middle"${paint('fill', colours.colour)}` +
+    `${paint('stroke', colours.halo, 0.85)} stroke-width="2.5" stroke-linejoin="round" paint-order="stroke"`;
   const baselineShift = fontSize * 0.35;
-  const texts = labels.map(
-    ({ text, x, y }) => `<text x="${x.toFixed(1)}" y="${(y + baselineShift).toFixed(1)}">${escapeXml(text)}</text>`,
-  );
-  return `${group}${texts.join('')}</g>`;
+  return placeLabels(countryLabelSites(), culture, view, offsets).map(({ text, x, y, box }) => ({
+    text,
+    box,
+    svg: `<text x="${x.toFixed(1)}" y="${(y + baselineShift).toFixed(1)}"${look}>${escapeXml(text)}</text>`,
+  }));
 }

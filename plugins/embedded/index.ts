@@ -36,8 +36,9 @@ export default definePlugin({
     });
     const drawn = byteBoundedCache<DrawnBasemap>(
       CACHE_BYTES,
-      // The record holding a view's layers, and their SVG text.
-      ({ below, above }) => OBJECT_BYTES + stringBytes(below) + (above === undefined ? 0 : stringBytes(above)),
+      // The record holding a view's layers, their SVG text, and each label's record, box and texts.
+      ({ below, labels }) =>
+        OBJECT_BYTES + stringBytes(below) + labels.reduce((sum, label) => sum + 2 * OBJECT_BYTES + stringBytes(label.text) + stringBytes(label.svg), 0),
     );
     return {
       name: context.name,
@@ -50,7 +51,7 @@ export default definePlugin({
         }
         return {
           below: { svg: layers.below },
-          above: layers.above === undefined ? undefined : { svg: layers.above },
+          above: layers.labels.length === 0 ? undefined : { labels: layers.labels },
           attribution,
           fonts: [FONT_FILE],
         };

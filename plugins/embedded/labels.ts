@@ -1,6 +1,7 @@
 /**
  * Country label placement: roomiest countries first, a label only where it fits inside its
- * country, lies wholly on the image and overlaps no label placed before it.
+ * country, lies wholly on the image and overlaps no label placed before it. Each keeps the
+ * room it was placed in, which a map that labels its features checks its labels against.
  */
 import type { Culture, MapView } from '../../src/sdk/plugin.ts';
 import type { Box } from './box.ts';
@@ -11,6 +12,8 @@ export interface PlacedLabel {
   /** Centre of the label, image pixels. */
   x: number;
   y: number;
+  /** The room it takes: its text and GAP around it, image pixels. */
+  box: Box;
 }
 
 /** Labels may run past their country's inscribed circle by this much (names are wide, circles round). */
@@ -48,7 +51,7 @@ export function placeLabels(
       if (box.xmin < 0 || box.ymin < 0 || box.xmax > view.width || box.ymax > view.height) continue;
       if (taken.some((other) => overlaps(box, other))) continue;
       taken.push(box);
-      placed.push({ text, x, y });
+      placed.push({ text, x, y, box });
     }
   }
   return placed;

@@ -136,7 +136,7 @@ export function drawImage(job: ImageJob, context: DrawingContext): Handled<Drawn
   const overlay =
     job.styling && styled && pictureOverlay(job.styling, styled, { width, height, pixels, pointRadius: style.pointRadius, maxLabels: limits.maxLabels, checkpoint });
   lap('styling');
-  const picture = { width, height, style, shapes: pixels, pixelRatio, paints: styled?.paints, overlay };
+  const picture = { width, height, style, shapes: pixels, pixelRatio, paints: styled?.paints, overlay: overlay?.svg };
   const image = job.format === 'svg' ? svgAnswer(picture, lap) : pictureImage(context, picture);
   const ids = features.map(({ ref }) => ({ fid: ref.text, featureId: ref.parent }));
   const plainHotSpots = imageHotSpots(job, { ids, shapes: drawn, pixels, transform, reduction, width, height, style }, attributes);

@@ -38,6 +38,7 @@ import type { MapLimits } from './map-budget.ts';
 import type { ListedFeatures } from './map-features.ts';
 import { classByFeature, featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { pictureOverlay } from './picture-overlay.ts';
+import { basemapClearOf } from '../labels/basemap-labels.ts';
 import { withClasses } from '../hotspots/classes.ts';
 
 export interface MapJob extends HotSpotRequest {
@@ -98,8 +99,6 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const attribution = attributionText ? attributionStrip(context, attributionText, width, pixelRatio) : undefined;
   const tiles = job.basemap.below.images ?? [];
   const composite = tiles.length > 0 && tilesFromCache(tiles);
-  // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
-  const basemap = composite ? { ...job.basemap, below: { svg: job.basemap.below.svg } } : job.basemap;
   const featureIds = Array.from(inView.refs.parents);
   const styled = styler?.(featureIds, checkpoint);
   if (!points) checkDrawingWork(drawingWork(pixels(), style, pixelRatio, styled?.paints), job.limits.maxDrawingWork);
@@ -113,7 +112,11 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
     ...(attribution ? { bottomInset: ATTRIBUTION_STRIP_HEIGHT } : {}),
   });
   lap('styling');
-  const mapSvg: MapSvg = { width, height, pixelRatio, basemap, shapes: pointPixels ? [] : pixels(), style, attribution, paints: styled?.paints, overlay };
+  // The features' labels win over the basemap's (docs/api.md, "Basemap labels").
+  const labelled = overlay ? basemapClearOf(job.basemap, overlay.labels) : job.basemap;
+  // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
+  const basemap = composite ? { ...labelled, below: { ...labelled.below, images: undefined } } : labelled;
+  const mapSvg: MapSvg = { width, height, pixelRatio, basemap, shapes: pointPixels ? [] : pixels(), style, attribution, paints: styled?.paints, overlay: overlay?.svg };
   const underTiles = composite ? tiles : [];
   const canvas = pointPixels ? stampedMapPixels(context, mapSvg, pointPixels, underTiles) : mapPixels(context, mapSvg, underTiles);
   checkpoint();

@@ -13,10 +13,13 @@ import type { Culture } from '../plugin-contract/basemap-plugin.ts';
 import { fieldsNamedIn, pickFields, type AttributeValue } from '../shapefile/dbf.ts';
 import { readingEach } from '../shapefile/byte-reader.ts';
 import type { OpenShapefile } from '../shapefile/file-set.ts';
+import { baseShapeType } from '../shapefile/shp-record.ts';
+import { ShapeType } from '../shapefile/types.ts';
 import type { FeaturePaint, Rgba } from '../svg/style.ts';
 import { categoryLabel } from '../thematic/class-labels.ts';
 import { classIndexer } from '../thematic/class-of.ts';
 import { classSlots, type CategoryClasses, type NumericClasses } from '../thematic/classification.ts';
+import { colouredPaint, type NamedOutline } from '../thematic/class-outline.ts';
 import type { Legend } from '../thematic/legend.ts';
 import { compileRules } from '../thematic/rules.ts';
 import { parseColour } from '../params/colour.ts';
@@ -25,6 +28,8 @@ import { parseColour } from '../params/colour.ts';
 export interface FeatureStyling {
   /** By class (the classification, and its legend's colours) or by the theme's rules. */
   colouring?: ClassesToDraw | RuleColouring;
+  /** With a colouring: the outline the request or its theme named; what it leaves out recedes (thematic/class-outline.ts). */
+  outline?: NamedOutline;
   labels?: LabelSettings;
   /** Drawn into the picture, in that corner. */
   legend?: { legend: Legend; position: LegendPosition };
@@ -68,7 +73,7 @@ export type FeatureStyler = (featureIds: readonly number[], checkpoint: Checkpoi
  * naming the theme's rule when one does not fit them).
  */
 export function featureStyler(shapefile: OpenShapefile, styling: FeatureStyling): FeatureStyler {
-  const colouring = colouringOf(shapefile, styling.colouring);
+  const colouring = colouringOf(shapefile, styling.colouring, styling.outline ?? {});
   const classOf = colouring?.classOf;
   const labelField = styling.labels && fieldsNamedIn(shapefile, 'labelField', [styling.labels.field])[0];
   // Only these are kept of each row: a map styles up to 100,000 features, and a row may hold 64 KB of others.
@@ -97,11 +102,17 @@ export function featureStyler(shapefile: OpenShapefile, styling: FeatureStyling)
   };
 }
 
-function colouringOf(shapefile: OpenShapefile, colouring: FeatureStyling['colouring']): ResolvedColouring | undefined {
+function colouringOf(shapefile: OpenShapefile, colouring: FeatureStyling['colouring'], named: NamedOutline): ResolvedColouring | undefined {
   if (!colouring) return undefined;
+  // A file holds one kind of shape; a line has no outline: its class's colour is its stroke's.
+  const outlined = baseShapeType(shapefile.shapeType) !== ShapeType.PolyLine;
   if (colouring.kind === 'rules') {
     const rules = compileRules(colouring.rules, shapefile.fields, colouring.theme);
-    const paints: FeaturePaint[] = colouring.rules.map(({ fillColor, lineColor, lineWidth }) => ({ fillColor, lineColor, lineWidth }));
+    const paints: FeaturePaint[] = colouring.rules.map(({ fillColor, lineColor, lineWidth }) =>
+      outlined
+        ? colouredPaint(fillColor ?? colouring.plainFill, { lineColor: lineColor ?? named.lineColor, lineWidth: lineWidth ?? named.lineWidth })
+        : { fillColor, lineColor, lineWidth },
+    );
     const classOf: ClassOf = (row) => {
       const index = rules.ruleOf(row);
       return index === undefined ? undefined : { index, paint: paints[index] };
@@ -111,7 +122,10 @@ function colouringOf(shapefile: OpenShapefile, colouring: FeatureStyling['colour
   const { classification, legend, nullColor } = colouring;
   const indexOf = classIndexer(classification);
   const nulls = classSlots(classification).nulls;
-  const paints = legend.classes.map((entry, i): FeaturePaint => ({ fillColor: i === nulls ? nullColor : parseColour(entry.color) }));
+  const paints = legend.classes.map((entry, i): FeaturePaint => {
+    const fillColor = i === nulls ? nullColor : parseColour(entry.color)!;
+    return outlined ? colouredPaint(fillColor, named) : { fillColor };
+  });
   const classOf: ClassOf = (row) => {
     const index = indexOf(row[classification.field] ?? null);
     return index === undefined ? undefined : { index, paint: paints[index] };

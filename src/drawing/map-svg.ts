@@ -70,7 +70,7 @@ export function attributionStripSvg(text: string, width: number): { svg: string;
 }
 
 function layerSvg(layer: BasemapLayer): string {
-  return (layer.images ?? []).map(imageSvg).join('') + (layer.svg ?? '');
+  return (layer.images ?? []).map(imageSvg).join('') + (layer.svg ?? '') + (layer.labels ?? []).map((label) => label.svg).join('');
 }
 
 export function imageSvg(image: PlacedImage): string {

@@ -7,7 +7,7 @@ import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { labelsSvg } from '../labels/labels-svg.ts';
-import { placeLabels } from '../labels/place-labels.ts';
+import { placeLabels, type PlacedLabel } from '../labels/place-labels.ts';
 import { legendSvg } from '../legend/legend-svg.ts';
 import type { FeatureStyling, StyledFeatures } from './feature-styling.ts';
 
@@ -24,11 +24,18 @@ export interface OverlayPicture {
   checkpoint: Checkpoint;
 }
 
-/** The overlay's SVG ('' for none): the labels under the legend, neither covering the other. */
-export function pictureOverlay(styling: FeatureStyling, styled: StyledFeatures, picture: OverlayPicture): string {
+export interface Overlay {
+  /** '' for none: the labels under the legend, neither covering the other. */
+  svg: string;
+  /** The labels placed, which a map's basemap labels give way to (labels/basemap-labels.ts). */
+  labels: readonly PlacedLabel[];
+}
+
+/** What a styled picture draws over its features, and the labels it placed there. */
+export function pictureOverlay(styling: FeatureStyling, styled: StyledFeatures, picture: OverlayPicture): Overlay {
   const { width, height, bottomInset = 0 } = picture;
   const legend = styling.legend && legendSvg(styling.legend.legend, { width, height, position: styling.legend.position, bottomInset });
-  if (!styling.labels) return legend?.svg ?? '';
+  if (!styling.labels) return { svg: legend?.svg ?? '', labels: [] };
   const taken: BBox[] = [
     ...(legend ? [legend.box] : []),
     ...(bottomInset > 0 ? [{ xmin: 0, ymin: height - bottomInset, xmax: width, ymax: height }] : []),
@@ -39,5 +46,5 @@ export function pictureOverlay(styling: FeatureStyling, styled: StyledFeatures, 
   });
   const { pointRadius, maxLabels, checkpoint } = picture;
   const placed = placeLabels(features, { width, height, size: styling.labels.size, pointRadius, maxLabels, taken, checkpoint });
-  return labelsSvg(placed, styling.labels) + (legend?.svg ?? '');
+  return { svg: labelsSvg(placed, styling.labels) + (legend?.svg ?? ''), labels: placed };
 }

@@ -58,6 +58,7 @@ export async function featureStyling(thematic: Thematic, culture: Culture, of: C
   const styling: FeatureStyling = {
     culture,
     colouring: coloured.colouring,
+    ...(thematic.outline ? { outline: thematic.outline } : {}),
     ...(labels ? { labels } : {}),
     ...(thematic.legend ? { legend: { legend: coloured.legend, position: thematic.legend.position } } : {}),
   };

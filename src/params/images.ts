@@ -29,9 +29,8 @@ export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<str
   return z.preprocess(foldQueryNames(parameters), base).transform((query, ctx) => {
     const common = readCommon(query, ctx);
     const theme = query.theme === undefined ? undefined : themes.get(query.theme.toLowerCase());
-    const style: DrawStyle = resolveStyle(
-      theme ? theme.style : readStyleParams(query as Record<string, string>, ctx),
-    );
+    const settings = theme ? theme.style : readStyleParams(query as Record<string, string>, ctx);
+    const style: DrawStyle = resolveStyle(settings);
     return {
       ...common,
       /** With where=, narrowed to the features that match (operations/select.ts). */
@@ -39,7 +38,7 @@ export function imagesQuerySchema(limits: RequestLimits, themes: ReadonlyMap<str
       singleImage: query.singleimage ?? false,
       reduceTol: query.reducetol ?? 0,
       style,
-      thematic: readThematic(query as Record<string, string>, ctx, theme),
+      thematic: readThematic(query as Record<string, string>, ctx, theme, settings),
     };
   });
 }

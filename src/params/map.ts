@@ -33,7 +33,7 @@ export function mapQuerySchema(limits: RequestLimits) {
     const common = readCommon(query, ctx);
     const lineColor = query.linecolor ?? DEFAULT_STYLE.lineColor;
     // Maps take no theme: their thematic settings are the parameters alone.
-    const thematic = readThematic(query as Record<string, string>, ctx, undefined);
+    const thematic = readThematic(query as Record<string, string>, ctx, undefined, { lineColor: query.linecolor, lineWidth: query.linewidth });
     const style: DrawStyle = resolveStyle({
       lineColor,
       lineWidth: query.linewidth,

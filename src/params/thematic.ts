@@ -1,10 +1,11 @@
 /**
- * The thematic parameters (decisions.md, "Thematic styling"): colours by a field's classes,
+ * The thematic parameters (docs/decisions.md, "Thematic styling"): colours by a field's classes,
  * labels by a field, a legend; both operations take them, and on images a theme may carry
  * the same, which the parameters override one by one.
  */
 import type { z } from 'zod';
 import type { Rgba } from '../svg/style.ts';
+import type { NamedOutline } from '../thematic/class-outline.ts';
 import { CLASSIFY_METHODS, DEFAULT_CLASSES, MAX_CLASSES, MIN_CLASSES, type ClassifyMethod } from '../thematic/methods.ts';
 import { PALETTE_NAMES } from '../thematic/palettes.ts';
 import { LEGEND_POSITIONS, type LegendPosition } from '../legend/legend-svg.ts';
@@ -59,7 +60,7 @@ const legendFields = {
 /**
  * Every thematic parameter of images and maps, names lower-cased; the API description lists
  * them from here. They are read apart from the operations' schemas (readThematic), so that
- * one another turns off is not validated, as decisions.md has it.
+ * one another turns off is not validated, as docs/decisions.md has it.
  */
 export const thematicFields = { ...colouringFields, ...labelFields, ...legendFields };
 
@@ -102,6 +103,8 @@ export interface LabelSettings {
 /** What a request asks of thematic styling; every part optional. */
 export interface Thematic {
   colouring?: Colouring;
+  /** With a colouring: the outline parts the request or its theme named; those left out recede (docs/api.md, "Outlines"). */
+  outline?: NamedOutline;
   labels?: LabelSettings;
   /** Drawn into the picture; only with a colouring (there is nothing to explain without one). */
   legend?: { position: LegendPosition };
@@ -112,13 +115,16 @@ export interface Thematic {
  * classes, else the theme's `rules` colour by rule; each parameter overrides its theme
  * setting. A parameter that has nothing to act on (`classes` without a colouring, `labelSize`
  * without labels, `legendPosition` without `legend=1`) is neither read nor validated.
+ * `named` is the style the operation read (its parameters, or its theme's): a colouring keeps
+ * the outline parts it names.
  */
-export function readThematic(query: Query, ctx: Context, theme: Theme | undefined): Thematic {
+export function readThematic(query: Query, ctx: Context, theme: Theme | undefined, named: NamedOutline): Thematic {
   const colouring = readColouring(query, ctx, theme);
   const labels = readLabels(query, ctx, theme);
   const read = givenReader(legendFields, query, ctx);
   const legend = colouring && read('legend') ? { position: read('legendposition') ?? 'bottomright' } : undefined;
-  return { ...(colouring ? { colouring } : {}), ...(labels ? { labels } : {}), ...(legend ? { legend } : {}) };
+  const outline = { ...(named.lineColor === undefined ? {} : { lineColor: named.lineColor }), ...(named.lineWidth === undefined ? {} : { lineWidth: named.lineWidth }) };
+  return { ...(colouring ? { colouring, outline } : {}), ...(labels ? { labels } : {}), ...(legend ? { legend } : {}) };
 }
 
 /** The request's colouring (classes, or the theme's rules); undefined for one style. */

@@ -63,6 +63,22 @@ export interface BasemapLayer {
   images?: PlacedImage[];
   /** SVG elements (no <svg> root), drawn after the images. */
   svg?: string;
+  /** Drawn last, one by one: a map that labels its features leaves out those its features' labels collide with. */
+  labels?: BasemapLabel[];
+}
+
+/**
+ * A label the provider draws itself, as a map that labels its features may leave it out: one
+ * whose box meets a feature label's, or whose text a feature label writes, is not drawn
+ * (the feature's label wins; docs/api.md, "Basemap labels").
+ */
+export interface BasemapLabel {
+  /** What it reads, as drawn. */
+  text: string;
+  /** The room it takes, image (CSS) pixels: its text, halo and the spacing the provider keeps between its labels. */
+  box: { xmin: number; ymin: number; xmax: number; ymax: number };
+  /** Its SVG element(s), complete in themselves (font, size, colours): drawn as they are. */
+  svg: string;
 }
 
 export interface Basemap {

@@ -1,7 +1,7 @@
 /**
  * The format of a theme file (themes/*.json): a JSON object with the same names as the
  * images operation's style parameters, colours written as requests write them, and the
- * thematic settings (`classify`, `rules`, `labels`; decisions.md, "Thematic styling").
+ * thematic settings (`classify`, `rules`, `labels`; docs/decisions.md, "Thematic styling").
  *
  * This zod schema is also the format's documentation: `npm run theme-schema` turns it
  * (its input side, with every field's `.describe()` text) into the JSON Schema
@@ -149,7 +149,8 @@ const classifySchema = z
   .strict()
   .describe(
     "Colours each feature by a field's class, as the 'styleBy', 'classify', 'classes', 'palette', 'reversePalette' and 'nullColor' " +
-      "parameters do (they override each setting). Outlines keep lineColor and lineWidth. Not together with 'rules'.",
+      "parameters do (they override each setting). Outlines keep the lineColor and lineWidth the theme sets; what it leaves " +
+      "unset recedes (half a pixel in a darker shade of each class's colour). Not together with 'rules'.",
   );
 
 const ruleSchema = z
@@ -162,10 +163,13 @@ const ruleSchema = z
           'Without a filter the rule matches every feature: the default rule, which comes last.',
       ),
     fillColor: colourField('Fill of the features the rule styles; the theme\'s fillColor when left out.'),
-    lineColor: colourField('Outline or line colour of the features the rule styles; the theme\'s lineColor when left out.'),
+    lineColor: colourField(
+      "Outline or line colour of the features the rule styles; the theme's lineColor when left out, and when the theme sets none, " +
+        "outlines recede to a darker shade of the rule's fill.",
+    ),
     lineWidth: integer(0, 100)
       .optional()
-      .describe("Outline or line width in pixels, an integer from 0 to 100; the theme's lineWidth when left out."),
+      .describe("Outline or line width in pixels, an integer from 0 to 100; the theme's lineWidth when left out, else half a pixel for outlines."),
     label: z
       .string({ error: mustBe('a string') })
       .min(1, { error: mustBe(`text of 1 to ${MAX_RULE_LABEL_LENGTH} characters`) })
@@ -236,10 +240,10 @@ export const themeFileSchema = z
         'Name of the theme whose settings this one starts from (any letter case); the settings given here win. ' +
           `Themes may extend themes that extend others, but not in a cycle. ${EXTENDS_THEMATIC}`,
       ),
-    lineColor: colourField(`Colour of outlines, lines and point-symbol outlines. ${UNSET} red.`),
+    lineColor: colourField(`Colour of outlines, lines and point-symbol outlines. ${UNSET} red; the outlines of features coloured by 'classify' or 'rules' recede instead.`),
     lineWidth: integer(0, 100)
       .optional()
-      .describe(`Width of outlines and lines in pixels, an integer from 0 (none) to 100. ${UNSET} 2.`),
+      .describe(`Width of outlines and lines in pixels, an integer from 0 (none) to 100. ${UNSET} 2; half a pixel for the outlines of features coloured by 'classify' or 'rules'.`),
     fillColor: colourField(`Colour inside polygons and point symbols. ${UNSET} LightGray.`),
     fillOpacity: number(0, 1, 'a number from 0 to 1')
       .optional()

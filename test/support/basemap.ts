@@ -42,7 +42,9 @@ export function rasterizeBasemap(basemap: Basemap, view: MapView): DecodedPng {
               `<image x="${image.x}" y="${image.y}" width="${image.width}" height="${image.height}" preserveAspectRatio="none"` +
               ` href="data:${image.mime};base64,${Buffer.from(image.bytes).toString('base64')}"/>`,
           )
-          .join('') + (layer.svg ?? ''),
+          .join('') +
+        (layer.svg ?? '') +
+        (layer.labels ?? []).map((label) => label.svg).join(''),
     )
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${view.width}" height="${view.height}">${layers}</svg>`;
