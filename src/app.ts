@@ -67,7 +67,7 @@ export function buildApp(services: Services): Hono<AppEnv> {
   // The playground needs no key: mounted before the key check, it answers without reaching it.
   app.route('/', playgroundRoute());
   app.route('/', apiDescriptionRoutes(services));
-  // Nor do probes and scrapes (decisions.md), which no admission refuses either.
+  // Nor do probes and scrapes (docs/decisions.md), which no admission refuses either.
   app.route('/', healthRoutes(services));
   if (services.metrics) app.route('/', metricsRoute(services.metrics));
   app.use(requireKey(services.keys));

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,32 +8,93 @@ import { describe, expect, it } from 'vitest';
  * (type-only imports included): plugins see shapeshot only through the SDK, the core does
  * not lean on the SDK, a folder with one entry is entered only there, no module reaches itself
  * again through its imports, and the folders stand in layers: each imports only folders below it.
+ * And the split between the threads (ARCHITECTURE.md, "Bird's-eye view"), read from what each
+ * thread really loads (type-only imports left out): the main thread never loads what decodes,
+ * reprojects or rasterizes, and the drawing workers never load the HTTP frame.
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SDK_ENTRY = 'src/sdk/plugin.ts';
 /** Folders whose other files are their own business: the rest of the code enters them through their index.ts alone. */
 const FOLDERS_WITH_ONE_ENTRY = ['src/filter/', 'src/geometry/rings/'];
-/** Static and dynamic imports, imports for their side effects, and modules started as workers (new URL('./x.ts', import.meta.url)). */
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\bnew URL\(\s*['"](\.[^'"]+\.[jt]s)['"]\s*,\s*import\.meta\.url/g;
+/** Code of others kept in src/ to be served as files (Swagger UI for /docs), never imported. */
+const VENDORED = ['src/openapi/swagger-ui/'];
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string | { default: string }> };
+
+/** How a module reaches another: it loads it (its values), names its types only (erased when compiled), or starts it as a worker thread. */
+type ImportKind = 'value' | 'type' | 'worker';
+/** One import: `target` is a file of ours (relative to the repository) or, when `ours` is false, a package by name (`proj4`, `@hono/node-server`, `node:fs`). */
+interface Import {
+  target: string;
+  kind: ImportKind;
+  ours: boolean;
+}
+
+/**
+ * Every way a module names another, with the kind each one is: static imports and re-exports
+ * (`import type`, `export type`, and lists whose every name is a `type` are types only),
+ * imports for their side effects, dynamic `import()` and `createRequire(…)('x')` / `require('x')`
+ * of a literal specifier, and modules started as workers (a worker pool's `entry: new URL('./x.ts',
+ * import.meta.url)`, workers/worker-pool.ts). Comment lines are not read: a JSDoc
+ * `{import('./x.js').T}` names a type.
+ */
+const IMPORTS = [
+  { kind: 'static', pattern: /(?:^|\n)\s*(?:import|export)\b([^'"]*?)from\s*['"]([^'"]+)['"]/g },
+  { kind: 'value', pattern: /(?:^|\n)\s*import\s*()['"]([^'"]+)['"]/g },
+  { kind: 'value', pattern: /\bimport\(\s*()['"]([^'"]+)['"]\s*\)/g },
+  { kind: 'value', pattern: /\b(?:require|createRequire\((?:[^()]|\([^()]*\))*\))\(\s*()['"]([^'"]+)['"]\s*\)/g },
+  { kind: 'worker', pattern: /\bentry:\s*new URL\(\s*()['"](\.[^'"]+\.[jt]s)['"]\s*,\s*import\.meta\.url/g },
+] as const;
+
+/** Whether a static import's clause (what stands between `import`/`export` and `from`) names types only. */
+function namesTypesOnly(clause: string): boolean {
+  const trimmed = clause.trim();
+  if (/^type\b/.test(trimmed)) return true;
+  const names = /^\{([^}]*)\}$/.exec(trimmed)?.[1].split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return names !== undefined && names.length > 0 && names.every((name) => /^type\s/.test(name));
+}
+
+/**
+ * The file of ours that a specifier of our own package's name stands for (`shapeshot/plugin`):
+ * its entry in package.json's "exports", a file of the build, whose source is the same path
+ * in src/ (dist/src/sdk/plugin.js is built from src/sdk/plugin.ts). A name the exports lack
+ * stays as it is, which no file of ours is.
+ */
+function ownModule(specifier: string): string {
+  const entry = PACKAGE.exports[`.${specifier.slice(PACKAGE.name.length)}`];
+  const built = typeof entry === 'string' ? entry : entry?.default;
+  if (built === undefined) return specifier;
+  const source = built.replace(/^\.\/(?:dist\/)?/, '');
+  const typescript = source.replace(/\.js$/, '.ts');
+  return existsSync(join(ROOT, typescript)) ? typescript : source;
+}
+
+const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** What `file`, whose text is `text`, imports, in the order it says so. */
+function importsIn(file: string, text: string): Import[] {
+  const code = text.replace(/^[ \t]*(?:\/\/|\/\*|\*).*$/gm, '');
+  const found = IMPORTS.flatMap(({ kind, pattern }) =>
+    [...code.matchAll(pattern)].map((match) => ({ at: match.index, clause: match[1], specifier: match[2], kind })),
+  ).sort((a, b) => a.at - b.at);
+  return found.map(({ clause, specifier, kind }): Import => {
+    const importKind = kind === 'static' ? (namesTypesOnly(clause) ? 'type' : 'value') : kind;
+    if (specifier.startsWith('.')) return { target: relative(ROOT, resolve(ROOT, dirname(file), specifier)), kind: importKind, ours: true };
+    if (specifier === PACKAGE.name || specifier.startsWith(`${PACKAGE.name}/`)) return { target: ownModule(specifier), kind: importKind, ours: true };
+    return { target: specifier.startsWith('node:') ? specifier : packageName(specifier), kind: importKind, ours: false };
+  });
+}
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && /\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
-    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
-}
-
-/** The files of ours that `file` imports (relative specifiers only; packages are not ours). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(IMPORT)]
-    .map((match) => match[1] ?? match[2] ?? match[3] ?? match[4])
-    .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) => relative(ROOT, resolve(ROOT, dirname(file), specifier)));
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .filter((file) => !VENDORED.some((folder) => file.startsWith(folder)));
 }
 
 const files = [...sourceFiles('src'), ...sourceFiles('plugins')];
-const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const imports = new Map(files.map((file) => [file, importsIn(file, readFileSync(join(ROOT, file), 'utf8'))]));
+/** The files of ours each file imports, of every kind: the house's rules hold for types and workers too. */
+const graph = new Map([...imports].map(([file, found]) => [file, found.filter(({ ours }) => ours).map(({ target }) => target)]));
 
 /**
  * The layers of the house, lowest first: a folder of src/ (with its subfolders), or a file
@@ -83,6 +144,8 @@ const LAYERS = [
   'src/jobs/',
   // Serving HTTP: keys, the request's frame, the operations, then what composes them.
   'src/auth/',
+  // Where keys' limits are counted: this instance's memory, or Redis shared by instances.
+  'src/limits/',
   'src/http/',
   'src/operations/',
   'src/caching/',
@@ -146,7 +209,7 @@ function knots(): string[][] {
 }
 
 describe('the import graph', () => {
-  it('resolves every relative import to a file of ours', () => {
+  it('resolves every import of ours (relative, or by our package name) to a file of ours', () => {
     const missing = [...graph].flatMap(([file, imports]) => imports.filter((target) => !graph.has(target)).map((target) => `${file} -> ${target}`));
     expect(missing).toEqual([]);
   });
@@ -243,5 +306,112 @@ describe('the folders', () => {
       .filter(([file]) => file.startsWith('src/') && !file.startsWith('src/sdk/'))
       .flatMap(([file, imports]) => imports.filter((target) => target.startsWith('src/sdk/')).map((target) => `${file} -> ${target}`));
     expect(strays).toEqual([]);
+  });
+});
+
+/**
+ * Where each thread starts. The main thread: the server's entry points, and the built-in
+ * basemap plugins, which basemap/registry.ts imports there by a name it builds (so no import
+ * statement shows them). A worker: every module a worker pool is handed as its entry; what
+ * only a worker loads is the worker's, not the main thread's.
+ */
+const MAIN_THREAD_ENTRIES = [
+  'src/server/node.ts',
+  'src/server/deno.ts',
+  'src/server/bun.ts',
+  'src/server/start.js',
+  ...readdirSync(join(ROOT, 'plugins'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `plugins/${entry.name}/index.ts`),
+];
+const WORKER_ENTRIES = [...new Set([...imports.values()].flatMap((found) => found.filter(({ kind }) => kind === 'worker').map(({ target }) => target)))];
+const DRAWING_WORKER = 'src/jobs/worker.ts';
+
+/** What the main thread must never load: the record decoder, reprojection, text decoding of .dbf rows, rasterizing. */
+const NOT_ON_THE_MAIN_THREAD = { files: ['src/shapefile/shp-record.ts'], packages: ['proj4', 'iconv-lite', '@resvg/resvg-js', '@resvg/resvg-wasm'] };
+
+/**
+ * Every module a thread loads from `entries`, files of ours and packages alike (a package's
+ * own imports are its business), each with the chain of imports that loads it. Types are
+ * erased and workers are other threads: neither is followed.
+ */
+function loadedFrom(entries: string[]): Map<string, string[]> {
+  const chains = new Map(entries.map((entry) => [entry, [entry]]));
+  const queue = [...entries];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const { target, kind, ours } of imports.get(file) ?? []) {
+      if (kind !== 'value' || chains.has(target)) continue;
+      chains.set(target, [...chains.get(file)!, target]);
+      if (ours) queue.push(target);
+    }
+  }
+  return chains;
+}
+
+describe('the threads', () => {
+  it('are found where they start: the entries exist and a drawing worker is started', () => {
+    expect(MAIN_THREAD_ENTRIES.filter((entry) => !imports.has(entry))).toEqual([]);
+    expect(WORKER_ENTRIES).toContain(DRAWING_WORKER);
+    expect(WORKER_ENTRIES.filter((entry) => !imports.has(entry))).toEqual([]);
+  });
+
+  it('keep what decodes records, reprojects, decodes text and rasterizes off the main thread', () => {
+    const loaded = loadedFrom(MAIN_THREAD_ENTRIES);
+    // The check sees the main thread's packages at all: the server loads Hono there.
+    expect(loaded.has('hono')).toBe(true);
+    const strays = [...NOT_ON_THE_MAIN_THREAD.files, ...NOT_ON_THE_MAIN_THREAD.packages].flatMap((module) => {
+      const chain = loaded.get(module);
+      return chain === undefined ? [] : [chain.join(' -> ')];
+    });
+    expect(strays).toEqual([]);
+  });
+
+  it('keep the HTTP frame (Hono, src/http/) off the workers', () => {
+    const strays = WORKER_ENTRIES.flatMap((entry) =>
+      [...loadedFrom([entry])]
+        .filter(([module]) => module === 'hono' || module.startsWith('@hono/') || module.startsWith('src/http/'))
+        .map(([, chain]) => chain.join(' -> ')),
+    );
+    expect(strays).toEqual([]);
+    // The check sees the workers' packages at all: the drawing worker loads resvg.
+    expect([...loadedFrom([DRAWING_WORKER]).keys()]).toContain('@resvg/resvg-js');
+  });
+
+  it('are read from every way a module loads another: a type-only import loads nothing, a worker is another thread', () => {
+    const sample = [
+      "import { a } from './a.ts';",
+      "import type { B } from './b.ts';",
+      "import { type C, type D } from './c.ts';",
+      "import { e, type E } from './e.ts';",
+      "export * from './f.ts';",
+      "export type { G } from './g.ts';",
+      "import './h.ts';",
+      "const i = await import('./i.ts');",
+      "/** @typedef {import('./j.ts').J} J */",
+      "// import { k } from './k.ts';",
+      "const l = createRequire(import.meta.url)('world-countries');",
+      "const m = createRequire(import.meta.url).resolve('./m.wasm');",
+      "const n = createWorkerPool({ entry: new URL('./n.ts', import.meta.url), workers: 1 });",
+      "const o = existsSync(new URL('./o.ts', import.meta.url));",
+      "import { definePlugin } from 'shapeshot/plugin';",
+      "import { readFileSync } from 'node:fs';",
+      "import { Resvg } from '@resvg/resvg-js/index.js';",
+    ].join('\n');
+    const read = importsIn('src/x/sample.ts', sample).map(({ target, kind, ours }) => `${kind} ${ours ? 'file' : 'package'} ${target}`);
+    expect(read).toEqual([
+      'value file src/x/a.ts',
+      'type file src/x/b.ts',
+      'type file src/x/c.ts',
+      'value file src/x/e.ts',
+      'value file src/x/f.ts',
+      'type file src/x/g.ts',
+      'value file src/x/h.ts',
+      'value file src/x/i.ts',
+      'value package world-countries',
+      'worker file src/x/n.ts',
+      `value file ${SDK_ENTRY}`,
+      'value package node:fs',
+      'value package @resvg/resvg-js',
+    ]);
   });
 });

@@ -1,13 +1,16 @@
 /**
  * The Markdown a user reads on GitHub (README.md, docs/, plugins/) must not rot: a relative
  * link that points nowhere (the README once linked ../shared/spec, outside the repository, so
- * broken in every clone) fails here, and so does an anchor no heading makes. The reference
- * pages' tables of defaults are held to the code: every configuration setting and every
+ * broken in every clone) fails here, and so does an anchor no heading makes; and so does a
+ * comment of the code that cites a page the repository lacks (comments once cited a page of decisions
+ * kept outside it), or a section the page does not have. The reference pages' tables of
+ * defaults are held to the code: every configuration setting and every
  * parameter of the two operations is listed with the default the code applies.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../src/config/schema.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
@@ -41,12 +44,17 @@ function relativeLinks(markdown: string): string[] {
   return targets.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
+/** The text of each heading of a page, in order (code blocks hold no headings). */
+function headingsOf(markdown: string): string[] {
+  const withoutCode = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  return [...withoutCode.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map(([, heading]) => heading);
+}
+
 /** The anchors GitHub gives a page: one per heading (its slug, numbered when repeated) and each explicit id. */
 function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  const withoutCode = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
-  for (const [, heading] of withoutCode.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+  for (const heading of headingsOf(markdown)) {
     const slug = heading
       .replace(/<[^>]+>/g, '')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -59,6 +67,71 @@ function anchorsOf(markdown: string): Set<string> {
   }
   for (const [, id] of markdown.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g)) anchors.add(id);
   return anchors;
+}
+
+/** Where comments name the project's pages: the code, its tests, scripts and benchmark. Swagger UI is others' code, served as it is. */
+const COMMENTED_FOLDERS = ['src', 'plugins', 'test', 'scripts', 'bench'];
+const VENDORED = join('src', 'openapi', 'swagger-ui');
+
+function codeFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (NOT_OURS.has(entry.name) || relative(ROOT, path) === VENDORED) return [];
+    if (entry.isDirectory()) return codeFiles(path);
+    return entry.isFile() && /\.(ts|js|mjs|cjs|py|sh)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/**
+ * The comments of a source file, each in its place, the rest blanked: in TypeScript and
+ * JavaScript what the compiler's parser leaves once strings, templates and regular expressions
+ * (which may hold `//` or a page's name as data) are blanked; in Python and shell scripts
+ * `#` comments and Python's docstrings.
+ */
+function commentsOf(file: string, text: string): string {
+  if (!/\.[mc]?[jt]s$/.test(file)) {
+    return [...text.matchAll(/"""[\s\S]*?"""|#.*$/gm)].map(([comment]) => comment).join('\n');
+  }
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const literals: [number, number][] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isRegularExpressionLiteral(node)) literals.push([node.getStart(source), node.end]);
+    node.forEachChild(visit);
+  };
+  visit(source);
+  let code = text;
+  for (const [start, end] of literals) code = code.slice(0, start) + code.slice(start, end).replace(/[^\n]/g, ' ') + code.slice(end);
+  return [...code.matchAll(/\/\/.*$|\/\*[\s\S]*?\*\//gm)].map(([comment]) => comment).join('\n');
+}
+
+/**
+ * The pages a comment names, with the section it quotes right after the name when it does,
+ * in the house's form: `docs/configuration.md, "Quotas and usage"`. A quote that the comment
+ * wraps onto its next line is taken up to the line's end (a prefix of the heading).
+ */
+function citations(comments: string): { page: string; section?: string }[] {
+  const named = /(?<![\w./:@-])((?:[\w.-]+\/)*[\w-]+\.md)(?![\w-])(,?[ \t]*(?:\n[ \t]*(?:\*|\/\/|#)?[ \t]*)?"([^"\n]+))?/g;
+  return [...comments.matchAll(named)].map(([, page, , section]) => (section === undefined ? { page } : { page, section: section.trim() }));
+}
+
+/** Whether a page has a heading a citation quotes: the heading itself, or its first words (`"Thematic styling"`, `"Cost, load and`). */
+function hasHeading(markdown: string, section: string): boolean {
+  return headingsOf(markdown)
+    .map((heading) => heading.replace(/`/g, ''))
+    .some((heading) => heading.startsWith(section) && !/^\w/.test(heading.slice(section.length)));
+}
+
+/** What is wrong with the pages the comments of `file` cite: a page that is not there (from the repository's root, or beside the file), or a section it lacks. */
+function citationProblems(file: string, text: string): string[] {
+  // Most files name no page: they need no parse.
+  if (!/\.md\b/.test(text)) return [];
+  return citations(commentsOf(file, text)).flatMap(({ page, section }) => {
+    const path = [join(ROOT, page), join(dirname(file), page)].find((candidate) => existsSync(candidate));
+    const where = `${relative(ROOT, file)}: ${page}`;
+    if (path === undefined) return [`${where} (no such page)`];
+    if (section === undefined || hasHeading(readFileSync(path, 'utf8'), section)) return [];
+    return [`${where}, "${section}" (no such heading)`];
+  });
 }
 
 /** A table row's cells, trimmed; undefined for a line that is not a table row. */
@@ -148,6 +221,39 @@ describe('the documentation', () => {
       'ogc',
     ]);
     expect(relativeLinks(read('README.md'))).toContain('docs/api.md');
+  });
+
+  it('has every page a comment of the code names, and every section it quotes', () => {
+    const problems = COMMENTED_FOLDERS.flatMap((folder) => codeFiles(join(ROOT, folder))).flatMap((file) => citationProblems(file, readFileSync(file, 'utf8')));
+    expect(problems).toEqual([]);
+  });
+
+  it('finds the citations it checks: a page or a section that is not there is reported', () => {
+    // The check above passes vacuously if the comment reader reads nothing; it must see these.
+    const file = join(ROOT, 'src', 'sample.ts');
+    const sample = [
+      '/**',
+      ' * As docs/api.md, "Caching" says, and README.md,',
+      ' * "Design notes"; docs/made-up.md; docs/api.md, "Errors',
+      ' * and more" (a wrapped quote) and docs/api.md, "Cach" (a part of a word).',
+      ' */',
+      "const text = 'docs/in-a-string.md, \"no comment\"';",
+      'const pattern = /docs\/in-a-regex\.md/;',
+      '// ARCHITECTURE.md "No such heading"',
+    ].join('\n');
+    expect(citations(commentsOf(file, sample))).toEqual([
+      { page: 'docs/api.md', section: 'Caching' },
+      { page: 'README.md', section: 'Design notes' },
+      { page: 'docs/made-up.md' },
+      { page: 'docs/api.md', section: 'Errors' },
+      { page: 'docs/api.md', section: 'Cach' },
+      { page: 'ARCHITECTURE.md', section: 'No such heading' },
+    ]);
+    expect(citationProblems(file, sample)).toEqual([
+      'src/sample.ts: docs/made-up.md (no such page)',
+      'src/sample.ts: docs/api.md, "Cach" (no such heading)',
+      'src/sample.ts: ARCHITECTURE.md, "No such heading" (no such heading)',
+    ]);
   });
 
   it('lists every configuration setting with the default the code applies', () => {

@@ -14,7 +14,7 @@ our reader, so this script writes a small corpus into test/fixtures/gdal/ with:
 Then it reads every file with the GDAL installed here (python3-gdal, the library ogrinfo
 and QGIS use) and writes test/fixtures/gdal/reference.json: per file whether GDAL opens
 it, its layer's geometry type, extent and feature count, and per feature whether GDAL
-gives a feature at all, its geometry as children (decisions.md, "Feature ids": the
+gives a feature at all, its geometry as children (docs/decisions.md, "Feature ids": the
 polygons of GDAL's multipolygon, the parts of a line, the points of a multipoint), each
 with its rings or coordinates (x, y), its bounding box, its attributes (from ogr2ogr's
 GeoJSON output) and the errors GDAL reported while reading it.
@@ -680,7 +680,7 @@ def coordinates(curve):
 
 
 def children_of(geometry):
-    """Children as decisions.md numbers them, or None for a type we do not draw."""
+    """Children as docs/decisions.md numbers them, or None for a type we do not draw."""
     flat = ogr.GT_Flatten(geometry.GetGeometryType())
     parts = lambda: [geometry.GetGeometryRef(i) for i in range(geometry.GetGeometryCount())]
     rings = lambda polygon: [coordinates(polygon.GetGeometryRef(r)) for r in range(polygon.GetGeometryCount())]

@@ -11,7 +11,6 @@ import { ServiceError } from '../errors.ts';
 import { isFolder, moduleFile, pluginModule } from '../module-file.ts';
 import {
   MAP_TYPES,
-  SDK_VERSION,
   type Basemap,
   type BasemapPlugin,
   type BasemapProvider,
@@ -19,6 +18,7 @@ import {
   type MapType,
   type ProviderMetrics,
 } from '../plugin-contract/basemap-plugin.ts';
+import { BASEMAP_PLUGIN, loadPlugin } from '../plugin-contract/load-plugin.ts';
 import { BasemapUnavailableError, isBasemapUnavailable } from '../plugin-contract/unavailable.ts';
 import { oversizedBasemapImage } from './image-bounds.ts';
 
@@ -46,7 +46,7 @@ export async function createBasemapRegistry(
   const providers = new Map<string, BasemapProvider>();
   try {
     for (const [id, entry] of Object.entries(config.providers)) {
-      const plugin = await loadPlugin(id, entry.plugin);
+      const plugin = await loadBasemapPlugin(id, entry.plugin);
       const context = {
         name: id,
         logger: logger.child({ basemap: id }),
@@ -119,24 +119,12 @@ function checkReferences(config: BasemapsConfig): void {
 }
 
 /** A plugin named as one of ours (a folder in plugins/); else by path or npm package name (module-file.ts, pluginModule). */
-async function loadPlugin(id: string, plugin: string): Promise<BasemapPlugin> {
-  let module: { default?: unknown };
+async function loadBasemapPlugin(id: string, plugin: string): Promise<BasemapPlugin> {
   try {
-    module = (await import(pluginSpecifier(plugin))) as { default?: unknown };
+    return await loadPlugin<BasemapPlugin>(plugin, BASEMAP_PLUGIN, pluginSpecifier(plugin));
   } catch (error) {
-    throw new Error(`Basemap provider '${id}': cannot load plugin '${plugin}': ${(error as Error).message}`);
+    throw new Error(`Basemap provider '${id}': ${(error as Error).message}`);
   }
-  const candidate = module.default as Partial<BasemapPlugin> | undefined;
-  if (typeof candidate?.create !== 'function') {
-    throw new Error(`Basemap provider '${id}': plugin '${plugin}' has no default export with a create(options, context) function.`);
-  }
-  if (candidate.sdkVersion !== SDK_VERSION) {
-    const written = typeof candidate.sdkVersion === 'number' ? `SDK version ${candidate.sdkVersion}` : 'no sdkVersion';
-    throw new Error(
-      `Basemap provider '${id}': plugin '${plugin}' was written for ${written}; this shapeshot has SDK version ${SDK_VERSION}.`,
-    );
-  }
-  return candidate as BasemapPlugin;
 }
 
 function pluginSpecifier(plugin: string): string {

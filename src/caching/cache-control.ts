@@ -1,6 +1,6 @@
 /**
  * Cache-Control and Vary for every answer that a key unlocked and that may be kept: images,
- * maps and /ogc documents follow one rule (decisions.md, "Images for screens and caches").
+ * maps and /ogc documents follow one rule (docs/decisions.md, "Images for screens and caches").
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';

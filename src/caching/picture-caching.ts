@@ -1,5 +1,5 @@
 /**
- * HTTP caching of image and map answers (decisions.md, "Images for screens and caches"):
+ * HTTP caching of image and map answers (docs/decisions.md, "Images for screens and caches"):
  * an ETag from the facts that determine the picture, worked out before anything is drawn,
  * so that a client whose copy is current gets 304 for the price of a catalog look-up and a
  * few stats. The shapefile comes from the access step before it (http/shapefile-access.ts),

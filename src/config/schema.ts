@@ -192,7 +192,7 @@ export const configSchema = z
     /**
      * Folder of shapefiles; relative paths are resolved against the working directory. The
      * sample data by default. Or an `http://`/`https://` base URL, or `s3://bucket/prefix/`:
-     * files are then read by range requests (decisions.md, "Data sources beyond one local folder").
+     * files are then read by range requests (docs/decisions.md, "Data sources beyond one local folder").
      */
     dataDir: z.string().default(SAMPLE_DATA_DIR),
     /** An S3 dataDir's store. */

@@ -1,5 +1,5 @@
 /**
- * What an answer's hot spots may carry (decisions.md, "Cost, load and cancellation"): at
+ * What an answer's hot spots may carry (docs/decisions.md, "Cost, load and cancellation"): at
  * most `limits.maxHotSpots` of them, and at most `limits.maxHotSpotAttributeBytes` of
  * `hotSpotFields` values. Both are counted before any record is decoded or any `.dbf` row
  * read: hot spots from the records' part counts (a hot spot per part, ring or point, one

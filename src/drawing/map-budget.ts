@@ -1,5 +1,5 @@
 /**
- * A map's budgets (decisions.md, "Cost, load and cancellation"): the features and vertices
+ * A map's budgets (docs/decisions.md, "Cost, load and cancellation"): the features and vertices
  * one map may draw, and the 400s past them. Checked by each step of a map that can know
  * them first: map-features.ts for listed features, map-in-view.ts (and draw-map.ts, when
  * the files changed since) for the records in a view.

@@ -47,11 +47,6 @@ export interface MapFeatures {
   listed?: { features: ListedFeatures; extent: BBox };
 }
 
-/** The buffers that move with listed features when they cross between threads. */
-export function listedBuffers({ shapes }: ListedFeatures): ArrayBuffer[] {
-  return packedBuffers(shapes);
-}
-
 export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }: DrawingContext): Handled<MapFeatures> {
   const shapefile = shapefiles.open(job.files, checkpoint);
   lap('open');
@@ -77,5 +72,5 @@ export function mapFeatures(job: MapFeaturesJob, { shapefiles, checkpoint, lap }
   const extent = clampToWorld(boxes.reduce(union));
   lap('reproject');
   const features = { refs: featureList(refs), shapes: packer.finish() };
-  return { result: { fileExtent, listed: { features, extent } }, transfer: listedBuffers(features) };
+  return { result: { fileExtent, listed: { features, extent } }, transfer: packedBuffers(features.shapes) };
 }

@@ -1,5 +1,5 @@
 /**
- * What one picture, image or map, can draw (decisions.md, "Cost, load and cancellation"): as
+ * What one picture, image or map, can draw (docs/decisions.md, "Cost, load and cancellation"): as
  * many lines and polygons as resvg can parse, checked with the request's other budgets before
  * anything is decoded; and as much drawing work as a native render may take, checked on the
  * shapes in pixels before resvg is called.

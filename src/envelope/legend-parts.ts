@@ -1,5 +1,5 @@
 /**
- * A styled answer's `Legend` (decisions.md, "Thematic styling"), in the envelope's JSON and
+ * A styled answer's `Legend` (docs/decisions.md, "Thematic styling"), in the envelope's JSON and
  * XML: after the existing members of `Resource`, as `Attributes` came after a hot spot's,
  * so that .NET clients still read what they knew; the same names in the same order in both.
  */

@@ -10,7 +10,7 @@ let counter = 0;
 let stampSecond = -1;
 let stamp = '';
 
-/** `<instance>/<UTC time yyyyMMddTHHmmssZ>/<request id>`, as decisions.md defines TraceId. */
+/** `<instance>/<UTC time yyyyMMddTHHmmssZ>/<request id>`, as docs/decisions.md defines TraceId. */
 export function createTraceId(instance: string, now = Date.now()): string {
   const second = Math.floor(now / 1000);
   if (second !== stampSecond) {

@@ -51,7 +51,7 @@ export function vertexCount(shape: Shape): number {
   return shape.xy.length / 2;
 }
 
-/** How many children a shape has: its points, lines or polygons (decisions.md, "Feature ids"). */
+/** How many children a shape has: its points, lines or polygons (docs/decisions.md, "Feature ids"). */
 export function childCount(shape: Shape): number {
   return shape.kind === 'polygons' ? shape.polygons.length - 1 : shape.parts.length - 1;
 }

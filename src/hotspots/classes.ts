@@ -1,5 +1,5 @@
 /**
- * A styled picture's hot spots carry their feature's class (decisions.md, "Thematic
+ * A styled picture's hot spots carry their feature's class (docs/decisions.md, "Thematic
  * styling"), so that a page can say what a colour means under the pointer.
  */
 import type { HotSpot } from './hotspots.ts';

@@ -3,7 +3,7 @@
  * answers. An answer is not done when its handler returns: a client that does not read keeps
  * it in the server's memory. So an admitted request keeps its admission slot until its answer
  * is written, and the bytes admitted answers hold until their clients have read them bound
- * what is admitted and what an admitted request may answer (decisions.md, "Cost, load and
+ * what is admitted and what an admitted request may answer (docs/decisions.md, "Cost, load and
  * cancellation"). Only the server knows either: each runtime hands the app one of these per
  * request, as Hono's `c.env`.
  */

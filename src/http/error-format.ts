@@ -1,7 +1,7 @@
 /**
  * The format an error answers in, read from the raw query before any validation: an error
  * found before the route's own parameters are read (a missing key, an oversized URL) still
- * answers as the client asked (decisions.md, "Errors").
+ * answers as the client asked (docs/decisions.md, "Errors").
  */
 import type { MiddlewareHandler } from 'hono';
 import { FORMATS, type Format } from '../params/fields.ts';

@@ -1,6 +1,6 @@
 /**
  * The log line of every request, written when its answer is known: what an operator reads,
- * and what must never hold a key (decisions.md, "Shapefiles and keys").
+ * and what must never hold a key (docs/decisions.md, "Shapefiles and keys").
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';

@@ -1,6 +1,6 @@
 /**
  * The bound on a request's head, the same on every runtime: a URL or header block larger than
- * any request needs is refused with an envelope, not read (decisions.md, "Cost, load and
+ * any request needs is refused with an envelope, not read (docs/decisions.md, "Cost, load and
  * cancellation").
  */
 import type { MiddlewareHandler } from 'hono';

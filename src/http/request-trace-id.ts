@@ -1,6 +1,6 @@
 /**
  * The TraceId of a request, made before any other step so that every answer, error or not,
- * and the log line carry the same one (decisions.md, "Envelope").
+ * and the log line carry the same one (docs/decisions.md, "Envelope").
  */
 import type { MiddlewareHandler } from 'hono';
 import { createTraceId } from '../envelope/trace-id.ts';

@@ -2,7 +2,7 @@
  * The access step: which shapefile a request may read, decided in one place for every route
  * that reads one. The image and map routes name it as a middleware between their parameters
  * and caching; the /ogc routes call it first once their query is read. A key limited to some
- * shapefiles finds the others exactly as it finds names that do not exist (decisions.md,
+ * shapefiles finds the others exactly as it finds names that do not exist (docs/decisions.md,
  * "Errors"), so no answer tells the two apart; and what comes after (caching, the work) takes
  * the files as given and checks nothing itself.
  */
@@ -57,7 +57,7 @@ function checksPages(catalog: DataFolder): catalog is CheckingCatalog {
  * One page of the shapefiles the key may see, in the catalog's order (its names are sorted, so
  * pages follow one another whatever was asked before). Only the page's names are looked up: for a
  * remote source a look-up costs requests, so a page costs the same for 10 files or 100,000
- * (decisions.md, "At size"); of the others, only the names are held. A file listed but gone by
+ * (docs/decisions.md, "At size"); of the others, only the names are held. A file listed but gone by
  * its look-up, or one the source refuses to read, is left out of the page, and still counted.
  */
 export async function visibleShapefilesPage(catalog: DataFolder, grant: KeyGrant, { offset, limit }: PageRange, signal?: AbortSignal): Promise<VisibleShapefilesPage> {

@@ -33,7 +33,8 @@ import type { DataSource, SourceStat } from '../plugin-contract/data-source-plug
 import { BytesNotHeld, type ByteReader, type FileVersion, type ShapefilePart, type WantedBytes } from '../shapefile/byte-reader.ts';
 import { createFeatureCache } from '../shapefile/feature-cache.ts';
 import { openingBytes } from '../shapefile/opening-bytes.ts';
-import { FILE_KINDS, shapefileLayer, type FileKind, type OpenShapefile, type ShapefileFiles } from '../shapefile/file-set.ts';
+import { FILE_KINDS, type FileKind } from '../shapefile/file-kinds.ts';
+import { shapefileLayer, type OpenShapefile, type ShapefileFiles } from '../shapefile/file-set.ts';
 import type { OpenShapefiles } from '../shapefile/open-shapefiles.ts';
 import type { BlockCache } from '../sources/block-cache.ts';
 import { readBudget } from '../sources/read-budget.ts';

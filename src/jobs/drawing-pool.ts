@@ -4,7 +4,7 @@
  * request's signal.
  */
 import { realpathSync } from 'node:fs';
-import { listedBuffers } from '../drawing/map-features.ts';
+import { packedBuffers } from '../geometry/packed-shapes.ts';
 import type { RemoteSetting } from '../sources/registry.ts';
 import { createWorkerPool, type PoolStats } from '../workers/worker-pool.ts';
 import { FilesChangedError } from '../errors.ts';
@@ -47,7 +47,7 @@ const MAX_OPEN_SHAPEFILES = 64;
  * in view (4 bytes each) are copied.
  */
 const MOVED: { [K in JobKind]?: (input: JobInput<K>) => ArrayBuffer[] } = {
-  map: (job) => ('shapes' in job.features ? listedBuffers(job.features) : []),
+  map: (job) => ('shapes' in job.features ? packedBuffers(job.features.shapes) : []),
 };
 
 export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {

@@ -1,6 +1,6 @@
 /**
  * Where a feature's label goes, and how much the feature weighs when labels compete
- * (decisions.md, "Thematic styling"): a polygon's label at the pole of inaccessibility of its
+ * (docs/decisions.md, "Thematic styling"): a polygon's label at the pole of inaccessibility of its
  * largest polygon (the inside point farthest from every edge, so the text sits in the
  * widest part, not at a centroid that may fall outside), a line's at half the length of its
  * longest part, a point's beside its symbol. Everything in the picture's CSS pixels.

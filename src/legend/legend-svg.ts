@@ -1,5 +1,5 @@
 /**
- * A styled picture's legend drawn as SVG (decisions.md, "Thematic styling"): a white,
+ * A styled picture's legend drawn as SVG (docs/decisions.md, "Thematic styling"): a white,
  * slightly translucent box with a thin border, the title (the field, or "Rules" for a
  * theme's rules), then one row per class in class order: a swatch of its colour with a thin
  * outline, and its label. The same drawing goes into a picture's corner (legendSvg) and

@@ -113,7 +113,7 @@ const filter = z
   });
 
 /**
- * `cql-text` is CQL2 text's older name, which GDAL 3.6 and clients of its age send (decisions.md,
+ * `cql-text` is CQL2 text's older name, which GDAL 3.6 and clients of its age send (docs/decisions.md,
  * "Browsing and selecting"); what they write in it is a subset of CQL2 text.
  */
 const filterLang = z

@@ -188,14 +188,14 @@ const publicOperation = (summary: string, type: string, description?: string) =>
   },
 });
 
-/** How /ogc answers errors (decisions.md): OGC's exception, with the HTTP status. */
+/** How /ogc answers errors (docs/decisions.md): OGC's exception, with the HTTP status. */
 const OGC_EXCEPTION = {
   type: 'object',
   required: ['code'],
   properties: { code: { type: 'string' }, description: { type: 'string' } },
 };
 
-/** Routes that need no key (decisions.md). */
+/** Routes that need no key (docs/decisions.md). */
 const PUBLIC_PATHS = {
   '/': publicOperation('The playground: try the operations in a browser', 'text/html'),
   '/docs': publicOperation('An interactive reference of this description', 'text/html'),

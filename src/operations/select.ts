@@ -11,7 +11,7 @@ export interface SelectionLimit {
 }
 
 /**
- * The fid list a `where=` filter gives (decisions.md): alone, every matching feature in
+ * The fid list a `where=` filter gives (docs/decisions.md): alone, every matching feature in
  * record order; with `fid`, that list in its order less the entries whose feature does not
  * match. Nothing matching is a 404; more than `limit` a 400 (the scan stops past the limit).
  */

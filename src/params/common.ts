@@ -51,7 +51,7 @@ export function readCommon(query: CommonQuery, ctx: z.core.$RefinementCtx) {
     size,
     buffer,
     includeHotSpots: query.includehotspots ?? false,
-    /** Only with includeHotSpots (otherwise ignored, as decisions.md says). */
+    /** Only with includeHotSpots (otherwise ignored, as docs/decisions.md says). */
     hotSpotFields: query.includehotspots ? query.hotspotfields : undefined,
     where: query.where,
     noCache: query.nocache ?? false,

@@ -135,7 +135,7 @@ export const MAX_SCALE = 3;
 /**
  * A reader of `fields` that validates a parameter only when asked for it: for the parameters
  * another turns off (bgAngle without both colours, classes without styleBy), which
- * decisions.md leaves unvalidated as it leaves them ignored. Issues join the query's own.
+ * docs/decisions.md leaves unvalidated as it leaves them ignored. Issues join the query's own.
  */
 export function givenReader<F extends Record<string, z.ZodType>>(fields: F, query: Record<string, string | undefined>, ctx: z.core.$RefinementCtx) {
   return <K extends keyof F & string>(name: K): z.output<F[K]> | undefined => {

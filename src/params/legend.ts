@@ -1,5 +1,5 @@
 /**
- * The legend route's query (`/REST/v1/shapefiles/legend`, decisions.md "Thematic styling"):
+ * The legend route's query (`/REST/v1/shapefiles/legend`, docs/decisions.md "Thematic styling"):
  * the colouring parameters of images and maps, with `where=` and `culture`, and the legend
  * alone in return, as WMS GetLegendGraphic answers it.
  */

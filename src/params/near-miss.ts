@@ -1,5 +1,5 @@
 /**
- * Which parameter a misspelled name was meant to be (decisions.md, "Parameter values"):
+ * Which parameter a misspelled name was meant to be (docs/decisions.md, "Parameter values"):
  * unknown names are ignored, since pages and proxies add cache-busters (`_=12345`, `v`,
  * `cb`, `ts`, `callback`, `random`, `time`), but a name that is one slip away from a
  * parameter of the operation (`fromat`, `fids`, `linecolour`) would otherwise be ignored

@@ -37,7 +37,7 @@ function foldQueryCase(query: unknown, ctx: z.core.$RefinementCtx): Record<strin
  * (near-miss.ts) of one of the operation's parameters (lower-cased) or of `key`, which
  * every route takes, refused. Other unknown names are left for the schema to ignore, and
  * so is a parameter of the interface that this operation does not take or that another
- * parameter turns off (`theme` on a map): decisions.md keeps those ignored. The issue
+ * parameter turns off (`theme` on a map): docs/decisions.md keeps those ignored. The issue
  * carries the parameter meant, for the message ("did you mean ...?"). Issues here stop the
  * values from being validated: what a misspelled name's value should have been is unknown.
  */

@@ -29,7 +29,7 @@ export const DEFAULT_STYLE = {
   pointSize: 5,
 } as const;
 
-/** Applies the defaults and the rules of decisions.md to whatever settings were given. */
+/** Applies the defaults and the rules of docs/decisions.md to whatever settings were given. */
 export function resolveStyle(settings: StyleSettings): DrawStyle {
   const gradient = settings.bgColor2 !== undefined;
   return {

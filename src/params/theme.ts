@@ -8,7 +8,7 @@ export interface Theme {
   name: string;
   /** Undefined settings are left to the operation's defaults. */
   style: StyleSettings;
-  /** Colours by a field's classes (decisions.md, "Thematic styling"); query parameters override each setting. */
+  /** Colours by a field's classes (docs/decisions.md, "Thematic styling"); query parameters override each setting. */
   classify?: ThemeClassify;
   /** Colours by the first rule whose filter a feature matches (MapServer's CLASS EXPRESSION). */
   rules?: ThemeRule[];

@@ -35,7 +35,7 @@ function fieldType(/** @type {{ type?: string, format?: string }} */ schema) {
 }
 
 /**
- * What the server classifies a field by when `classify` is left out (decisions.md:
+ * What the server classifies a field by when `classify` is left out (docs/decisions.md:
  * quantiles for numbers, categories for text, logical and date fields).
  * @param {FieldType} type
  */

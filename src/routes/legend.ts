@@ -1,5 +1,5 @@
 /**
- * GET /REST/v1/shapefiles/legend: a styled request's legend alone (decisions.md, "Thematic
+ * GET /REST/v1/shapefiles/legend: a styled request's legend alone (docs/decisions.md, "Thematic
  * styling"), as WMS GetLegendGraphic answers it: drawn (PNG, SVG), or in the envelope.
  */
 import { Hono } from 'hono';

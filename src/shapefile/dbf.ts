@@ -20,7 +20,7 @@ export interface StoredField extends AttributeField {
 
 /**
  * The field a request names: the one spelled so, else the first whose name matches it
- * ignoring case (decisions.md: field names are case-insensitive).
+ * ignoring case (docs/decisions.md: field names are case-insensitive).
  */
 export function fieldNamed(fields: readonly AttributeField[], name: string): AttributeField | undefined {
   const folded = name.toLowerCase();

@@ -16,6 +16,7 @@ import type { BBox } from '../geometry/types.ts';
 import type { SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { alsoWanted, type ShapefilePart } from './byte-reader.ts';
 import { crsFromPrj } from './crs.ts';
+import { FILE_KINDS, type FileKind } from './file-kinds.ts';
 import type { AttributeValue, StoredField } from './dbf.ts';
 import { openDbf, WITHOUT_DBF } from './dbf-file.ts';
 import type { FeatureCache } from './feature-cache.ts';
@@ -122,11 +123,8 @@ export interface OpenShapefile {
   close(): void;
 }
 
-export const FILE_KINDS = ['shp', 'shx', 'dbf', 'prj', 'cpg'] as const;
-
 /** Decoding many records looks for cancellation every 1,024 records (a record's own decoding looks too). */
 const DECODES_PER_CHECKPOINT_MASK = 1023;
-export type FileKind = (typeof FILE_KINDS)[number];
 
 /**
  * Opens the files of `files` that lie inside `realRoot` (the data folder's real path); a

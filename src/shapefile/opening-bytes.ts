@@ -6,7 +6,7 @@
  * not handed them fetches them itself (job-context/remote-shapefiles.ts).
  */
 import { DBF_PREFIX_BYTES } from './dbf.ts';
-import type { FileKind } from './file-set.ts';
+import type { FileKind } from './file-kinds.ts';
 import { MAX_SIDE_FILE_BYTES } from './positional-read.ts';
 import { HEADER_BYTES } from './shp-header.ts';
 

@@ -5,7 +5,7 @@
  * length before anything is read, and the rings of a polygon are organized as GDAL/OGR
  * does it. Where shapelib refuses a record, GDAL shows the feature without geometry and
  * reports an error; here that is damage (500 naming the file and the record), while what
- * GDAL reads as no geometry at all is a null shape (404), as decisions.md says.
+ * GDAL reads as no geometry at all is a null shape (404), as docs/decisions.md says.
  *
  * Z and M values are not read. A Z record needs its Z block (shapelib requires it); the M
  * block is optional for every type (shapelib reads it only when the length leaves room).
@@ -315,7 +315,7 @@ function checkCounts(parts: number, points: number, fid: number, file: string): 
   }
 }
 
-/** The x, y pairs from vertex `first` on, each checked to be finite (decisions.md: anything else is damage). */
+/** The x, y pairs from vertex `first` on, each checked to be finite (docs/decisions.md: anything else is damage). */
 function readCoordinates(
   content: Span,
   layout: RecordLayout,

@@ -68,7 +68,7 @@ async function rangeBytes(response: SourceAnswer, request: RangeRequest): Promis
   if (status === 200) {
     throw new DataSourceUnavailableError(source, `it answered a range request for '${file}' with the whole file (200, not 206); it must support HTTP range requests.`, null);
   }
-  // The reason phrase is the source's text: quoted to 100 characters at most (decisions.md, "Errors").
+  // The reason phrase is the source's text: quoted to 100 characters at most (docs/decisions.md, "Errors").
   const answered = `it answered ${status}${response.statusText ? ` ${echo(xmlSafe(response.statusText))}` : ''} to a read of '${file}'`;
   if (status >= 500 || status === 429) throw new TransientFailure(answered);
   throw new DataSourceUnavailableError(source, `${answered}.`, null);

@@ -26,7 +26,8 @@
 import { abortable } from '../cancellation/abortable.ts';
 import { isDataSourceUnavailable, isFileChanged } from '../plugin-contract/data-source-errors.ts';
 import type { DataSource, SourceStat } from '../plugin-contract/data-source-plugin.ts';
-import { FILE_KINDS, type FileKind, type ShapefileFiles } from '../shapefile/file-set.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import { FILE_KINDS, type FileKind } from '../shapefile/file-kinds.ts';
 import { openingBytes, trimmedOpening } from '../shapefile/opening-bytes.ts';
 import { arrayBytes, byteBoundedCache } from '../structures/byte-bounded-cache.ts';
 

@@ -2,16 +2,16 @@
  * Which data source the configuration names, and that source made: the local folder (a
  * `dataDir` path), HTTP(S) (an `http(s)://` dataDir), S3 (an `s3://` dataDir, with `s3`'s
  * endpoint, region and addressing), or a third party's data-source plugin (`dataSource`, by
- * path or npm package name, loaded as basemap plugins are). Both threads that read the data
- * make their own source from the same setting: the main thread lists the catalog and stats
- * files, each drawing worker reads byte ranges. So the setting is plain data, and it is what
- * the workers are started with.
+ * path or npm package name, loaded as basemap plugins are: plugin-contract/load-plugin.ts).
+ * Both threads that read the data make their own source from the same setting: the main
+ * thread lists the catalog and stats files, each drawing worker reads byte ranges. So the
+ * setting is plain data, and it is what the workers are started with.
  */
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { pluginModule } from '../module-file.ts';
-import { SDK_VERSION, type PluginLogger } from '../plugin-contract/basemap-plugin.ts';
+import type { PluginLogger } from '../plugin-contract/basemap-plugin.ts';
 import type { DataSource, DataSourcePlugin } from '../plugin-contract/data-source-plugin.ts';
+import { DATA_SOURCE_PLUGIN, loadPlugin } from '../plugin-contract/load-plugin.ts';
 import { createHttpSource } from './http-source.ts';
 import { createS3Source } from './s3-source.ts';
 
@@ -52,26 +52,8 @@ export async function openDataSource(setting: RemoteSetting, logger: PluginLogge
   const builtIn = Object.hasOwn(BUILT_IN, plugin) ? BUILT_IN[plugin] : undefined;
   try {
     if (builtIn) return builtIn(options, userAgent);
-    return await (await loadPlugin(plugin)).create(options, { name: plugin, logger, userAgent });
+    return await (await loadPlugin<DataSourcePlugin>(plugin, DATA_SOURCE_PLUGIN)).create(options, { name: plugin, logger, userAgent });
   } catch (error) {
     throw new Error(`Data source '${plugin}' cannot start: ${(error as Error).message}`);
   }
-}
-
-async function loadPlugin(plugin: string): Promise<DataSourcePlugin> {
-  let module: { default?: unknown };
-  try {
-    module = (await import(pluginModule(plugin))) as { default?: unknown };
-  } catch (error) {
-    throw new Error(`cannot load the plugin: ${(error as Error).message}`);
-  }
-  const candidate = module.default as Partial<DataSourcePlugin> | undefined;
-  if (candidate?.kind !== 'data' || typeof candidate.create !== 'function') {
-    throw new Error("the plugin's default export is no data-source plugin (kind: 'data' and a create(options, context) function).");
-  }
-  if (candidate.sdkVersion !== SDK_VERSION) {
-    const written = typeof candidate.sdkVersion === 'number' ? `SDK version ${candidate.sdkVersion}` : 'no sdkVersion';
-    throw new Error(`the plugin was written for ${written}; this shapeshot has SDK version ${SDK_VERSION}.`);
-  }
-  return candidate as DataSourcePlugin;
 }

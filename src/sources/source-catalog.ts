@@ -9,7 +9,7 @@
  * yet, or (at most once a second) for a name it lacks. A listing that fails leaves the one
  * before in use up to `catalogTtlMs`.
  *
- * Nothing here waits without a deadline (decisions.md, "At size"): a listing runs within the
+ * Nothing here waits without a deadline (docs/decisions.md, "At size"): a listing runs within the
  * request budget (`limits.requestTimeoutMs`) whatever the source does, and each request waits
  * for it with its own signal, so no request outlives its budget and its admission slot is
  * given back. A listed name that cannot be served (no plain file name, a broken surrogate)
@@ -24,7 +24,8 @@ import { deadlineSignal } from '../cancellation/deadline-signal.ts';
 import { OverloadedError } from '../errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
 import { groupFileSets, type DataFolder } from '../shapefile/data-folder.ts';
-import { FILE_KINDS, type FileKind, type ShapefileFiles } from '../shapefile/file-set.ts';
+import type { ShapefileFiles } from '../shapefile/file-set.ts';
+import { FILE_KINDS, type FileKind } from '../shapefile/file-kinds.ts';
 import { isPlainName } from './json-catalog.ts';
 import { createOpenings, type Openings } from './openings.ts';
 import { asServiceError, SourceFailedError } from './source-errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Caches bounded by the bytes they really hold, keys included (decisions.md, "Cost, load and
+ * Caches bounded by the bytes they really hold, keys included (docs/decisions.md, "Cost, load and
  * cancellation"): a cache that charged a fixed guess per entry let one /ogc filter text of
  * 24 KB cost 256 bytes, and 30,000 of them grow the process by 205 MB. Every cache of the
  * service and of its plugins goes through here, so that there is one way to count an

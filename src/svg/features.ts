@@ -15,7 +15,7 @@ const digitsFor = (pixelRatio: number) => Math.ceil(Math.log10(10 * pixelRatio))
  * The features as SVG paths, in the order given: polygons filled and outlined, holes outlined
  * and left open; lines stroked; points as round symbols filled and outlined. A feature's
  * polygons (GDAL's organisation: an outer ring and its holes) are filled as their union
- * (decisions.md, "Drawing an image"): outer rings wound one way and holes the other, filled
+ * (docs/decisions.md, "Drawing an image"): outer rings wound one way and holes the other, filled
  * nonzero, so two overlapping outer rings of one record neither cancel each other (even-odd
  * over the whole record showed their overlap as a hole, where GDAL reads two polygons and
  * fills both) nor, under a translucent fill, darken twice where they overlap.

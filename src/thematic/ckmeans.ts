@@ -1,6 +1,6 @@
 /**
  * Optimal classes of weighted points on a line: Ckmeans.1d.dp (Wang & Song 2011), the exact
- * form of Jenks' natural breaks that `classify=jenks` promises (decisions.md, "Thematic
+ * form of Jenks' natural breaks that `classify=jenks` promises (docs/decisions.md, "Thematic
  * styling"). simple-statistics' `ckmeans` is the model, but it takes one point per value and
  * holds two classes × values matrices of JS numbers; here a point carries a count, a sum and a
  * sum of squares, so that a field's distinct values (or bins of adjacent values, jenks.ts) are

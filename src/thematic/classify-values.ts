@@ -1,5 +1,5 @@
 /**
- * Classifies the values of one field (decisions.md, "Thematic styling"): the statistics are
+ * Classifies the values of one field (docs/decisions.md, "Thematic styling"): the statistics are
  * simple-statistics', but for jenks' natural breaks (jenks.ts), over the values sorted once,
  * so the same values give the same breaks on every machine whatever order they came in (ETags
  * depend on it). Memory stays bounded by the values themselves: numbers go into one

@@ -1,5 +1,5 @@
 /**
- * Natural breaks for `classify=jenks` (decisions.md, "Thematic styling": exact within the
+ * Natural breaks for `classify=jenks` (docs/decisions.md, "Thematic styling": exact within the
  * classification budget; past it the minimum, the maximum and the rare tail values are always
  * kept apart): ckmeans (ckmeans.ts) over points made from a field's sorted values.
  *

@@ -1,4 +1,4 @@
-/** How `styleBy` sorts features into classes (decisions.md, "Thematic styling"). */
+/** How `styleBy` sorts features into classes (docs/decisions.md, "Thematic styling"). */
 export const CLASSIFY_METHODS = ['categories', 'quantile', 'equal', 'jenks'] as const;
 export type ClassifyMethod = (typeof CLASSIFY_METHODS)[number];
 

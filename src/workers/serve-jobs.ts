@@ -44,7 +44,7 @@ class JobCancelled extends Error {}
 /**
  * How often a waiting job looks at its cancellation mark. The mark is shared memory that the
  * pool writes without a message (a busy worker reads none), so a wait polls it; 25 ms keeps a
- * cancelled wait well within decisions.md's 100 ms and costs an idle worker nothing worth counting.
+ * cancelled wait well within docs/decisions.md's 100 ms and costs an idle worker nothing worth counting.
  */
 const CANCEL_POLL_MS = 25;
 

@@ -1,5 +1,5 @@
 /**
- * What an answer sends back is budgeted before the work (decisions.md, "Cost, load and
+ * What an answer sends back is budgeted before the work (docs/decisions.md, "Cost, load and
  * cancellation"): hot spots (limits.maxHotSpots), their attribute values
  * (limits.maxHotSpotAttributeBytes) and the answer's bytes (limits.maxAnswerBytes); envelopes
  * are written on the drawing workers; format=png draws only the picture it answers. The data:

@@ -1,5 +1,5 @@
 /**
- * The Copyright of real answers (decisions.md, "Envelope"): the service's configured text,
+ * The Copyright of real answers (docs/decisions.md, "Envelope"): the service's configured text,
  * the data's configured attribution (the sample data's only when the sample data is
  * served), and on a map the basemap's, each said once; decoded from XML and JSON envelopes.
  */

@@ -1,5 +1,5 @@
 /**
- * Misspelled parameter names on a running server (decisions.md, "Parameter values"): a near
+ * Misspelled parameter names on a running server (docs/decisions.md, "Parameter values"): a near
  * miss of the operation's parameter is a 400 naming the parameter meant, while
  * cache-busters and parameters ignored because of another still answer as without them,
  * and the key is checked before any of it.
@@ -101,7 +101,7 @@ describe('names left ignored', () => {
     expect(status, text).toBe(200);
   });
 
-  it("a near miss of the images operation's parameter on a map (decisions.md: of the same operation)", async () => {
+  it("a near miss of the images operation's parameter on a map (docs/decisions.md: of the same operation)", async () => {
     const { status, text } = await answer('map', { file: 'points', fid: 0, format: 'json', themes: 'Blue' });
     expect(status, text).toBe(200);
   });

@@ -1,5 +1,5 @@
 /**
- * scale=1|2|3, format=svg and format=jpeg (decisions.md, "Images for screens and caches"):
+ * scale=1|2|3, format=svg and format=jpeg (docs/decisions.md, "Images for screens and caches"):
  * the image has size × scale real pixels drawn at that density, hot spots stay in size's
  * CSS pixels, the SVG is the document the PNG is drawn from, and maps come as JPEG.
  */

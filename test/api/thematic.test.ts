@@ -1,5 +1,5 @@
 /**
- * Thematic styling end to end (decisions.md, "Thematic styling"; issue 21): a file ogr2ogr
+ * Thematic styling end to end (docs/decisions.md, "Thematic styling"; issue 21): a file ogr2ogr
  * writes — 100 unit squares in a 10 × 10 grid, VALUE 0–99, KIND one of 7 categories, MAYBE
  * null on every third square — drawn styled, and the pixel inside each square compared with
  * its class's colour in the answer's Legend (whose colours are d3-scale-chromatic's); the

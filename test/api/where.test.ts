@@ -8,7 +8,7 @@ import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 import { child, parseXml } from '../support/xml.ts';
 
 /**
- * where= selects features by their attributes for images and maps (decisions.md,
+ * where= selects features by their attributes for images and maps (docs/decisions.md,
  * "Browsing and selecting"), and hotSpotFields= puts attribute values on hot spots. The
  * data: the sample countries, and ogr_attrs, written by GDAL's ogr2ogr (test/fixtures/gdal).
  */

@@ -21,7 +21,7 @@ const NAMESPACE = 'http://schemas.microsoft.com/search/local/ws/rest/v1';
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const NO_LIMIT = { maxBytes: Number.MAX_SAFE_INTEGER, advice: '', usedBytes: 0 };
 
-/** Text that XML and JSON must carry intact or replace as decisions.md says. */
+/** Text that XML and JSON must carry intact or replace as docs/decisions.md says. */
 const AWKWARD = [
   'plain',
   '',

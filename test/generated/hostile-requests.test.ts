@@ -169,7 +169,7 @@ describe('what generated requests must leave unchanged', () => {
   });
 
   test.prop([fc.gen()], params(RUNS.ignored))(
-    'a cache-buster or a prototype key as a parameter name is ignored by images and map (decisions.md: unknown parameters are ignored)',
+    'a cache-buster or a prototype key as a parameter name is ignored by images and map (docs/decisions.md: unknown parameters are ignored)',
     async (g) => {
       const route = g(fc.constantFrom<('images' | 'map')[]>, 'images', 'map');
       const file = g(fc.constantFrom, 'wide', 'parts', 'lines');
@@ -189,7 +189,7 @@ describe('what generated requests must leave unchanged', () => {
   );
 
   test.prop([fc.gen()], params(RUNS.onePicture))(
-    'format=png and svg answer the picture of the first id alone, whatever the rest of the list (decisions.md: one picture)',
+    'format=png and svg answer the picture of the first id alone, whatever the rest of the list (docs/decisions.md: one picture)',
     async (g) => {
       const format = g(fc.constantFrom, 'png', 'svg');
       const count = g(() => fc.oneof(fc.integer({ min: 2, max: 10 }), fc.integer({ min: 200, max: 1000 })));

@@ -1,5 +1,5 @@
 /**
- * /ogc answers follow the images' caching rules (decisions.md, "Images for screens and
+ * /ogc answers follow the images' caching rules (docs/decisions.md, "Images for screens and
  * caches"): the configured Cache-Control, `Vary: X-API-Key` when the key came in that header
  * (as /ogc clients send it, links never carrying it), and errors `no-store`.
  */

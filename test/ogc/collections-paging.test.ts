@@ -1,5 +1,5 @@
 /**
- * /ogc/collections in pages (decisions.md, "At size"): `limit` (by default ogc.maxLimit, so that
+ * /ogc/collections in pages (docs/decisions.md, "At size"): `limit` (by default ogc.maxLimit, so that
  * a catalog of up to that many shapefiles lists whole in the first page, as before) and `offset`,
  * with `next` and `prev` links and the counts items carry. Pages cover every collection the key
  * may see exactly once, in the catalog's order; a page looks up and describes only its own

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,7 +82,7 @@ describe('shapeshot installed as a package, with a plugin installed by name', ()
     expect(response.headers.get('content-type')).toBe('image/png');
   });
 
-  it("gives a TypeScript plugin the SDK's types from the package's declarations", () => {
+  it("gives a TypeScript plugin the SDK's types from the package's declarations", async () => {
     writeFileSync(
       join(project, 'typed-plugin.ts'),
       `import { definePlugin, type MapView } from 'shapeshot/plugin';
@@ -95,7 +96,9 @@ describe('shapeshot installed as a package, with a plugin installed by name', ()
     const tsconfig = { compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['typed-plugin.ts'] };
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
     // Unresolved declarations would make every type `any`, and the expected errors unused: tsc fails then.
-    execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', project], { stdio: 'pipe' });
+    // Not execFileSync: a blocked event loop keeps fetch's pool from retiring the connections the
+    // servers close after 5 s idle, and the next test's fetch would be sent on a closed one.
+    await promisify(execFile)(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', project]);
   });
 
   it("serves the shapefiles of a data-source plugin installed by package name as the folder's own", async () => {

@@ -1,5 +1,5 @@
 /**
- * A record's polygons are filled as their union (decisions.md, "Drawing an image"): a record
+ * A record's polygons are filled as their union (docs/decisions.md, "Drawing an image"): a record
  * whose two outer rings overlap (both clockwise, as GDAL's ogr2ogr writes a MultiPolygon) is
  * two polygons for GDAL, and its rasterization fills both, overlap included. Even-odd over the
  * whole record showed the overlap as a hole; a translucent fill must not darken it twice

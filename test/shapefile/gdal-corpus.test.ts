@@ -3,7 +3,7 @@
  * update mode, byte edits), compared with what GDAL 3.6 makes of them:
  * test/fixtures/gdal/reference.json, written by scripts/gdal-reference/corpus.py. Feature
  * counts, child numbering, the rings or coordinates of every child, bounding boxes,
- * attributes, and the records GDAL refuses. Where decisions.md departs from GDAL on purpose,
+ * attributes, and the records GDAL refuses. Where docs/decisions.md departs from GDAL on purpose,
  * the departure is listed below with its reason, and the test names it.
  */
 import { copyFileSync, readFileSync } from 'node:fs';
@@ -56,7 +56,7 @@ const damaged = () => ({ kind: 'damaged' }) as const;
 /** Where our geometry departs from GDAL's on purpose. */
 const GEOMETRY_DEPARTURES: Record<string, Departure[]> = {
   nonfinite: [
-    { fids: [1, 2], ours: damaged, why: 'GDAL reads NaN and infinite coordinates; decisions.md makes them damage' },
+    { fids: [1, 2], ours: damaged, why: 'GDAL reads NaN and infinite coordinates; docs/decisions.md makes them damage' },
   ],
   mixed_types: [
     {
@@ -113,7 +113,7 @@ const ATTRIBUTE_DEPARTURES: Record<string, { values: Record<string, AttributeVal
 };
 
 /** Files we read as a whole differently from GDAL, on purpose. */
-const NO_SHX_WHY = 'GDAL 3.6 refuses a shapefile without .shx unless SHAPE_RESTORE_SHX=YES; decisions.md rebuilds it by walking the .shp';
+const NO_SHX_WHY = 'GDAL 3.6 refuses a shapefile without .shx unless SHAPE_RESTORE_SHX=YES; docs/decisions.md rebuilds it by walking the .shp';
 const BASE_MISMATCH_WHY =
   'GDAL opens a PolyLine .shp with a Polygon .shx as a Polygon layer holding lines; headers of different base types are damage here';
 
@@ -121,7 +121,7 @@ function featureOf(reading: GdalReading, fid: number): ReferenceFeature {
   return reading.features![fid];
 }
 
-/** GDAL's reading we compare with: with the .shx rebuilt where decisions.md rebuilds it. */
+/** GDAL's reading we compare with: with the .shx rebuilt where docs/decisions.md rebuilds it. */
 function readingOf(file: string): GdalReading {
   const entry = reference.files[file];
   return entry.restored ?? entry.gdal;

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { readFeatures } from '../../src/job-context/listed-features.ts';
 import { createRemoteShapefiles } from '../../src/job-context/remote-shapefiles.ts';
 import type { DataSource } from '../../src/plugin-contract/data-source-plugin.ts';
-import { FILE_KINDS, type ShapefileFiles } from '../../src/shapefile/file-set.ts';
+import { FILE_KINDS } from '../../src/shapefile/file-kinds.ts';
+import type { ShapefileFiles } from '../../src/shapefile/file-set.ts';
 import { createBlockCache } from '../../src/sources/block-cache.ts';
 
 const DATA = fileURLToPath(new URL('../../data/', import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * What every answer to a generated request must be, whatever the request: an answer (no
- * hang, no dropped connection), a status from the short list decisions.md allows, the
+ * hang, no dropped connection), a status from the short list docs/decisions.md allows, the
  * route's own well-formed document (envelope, OGC exception, GeoJSON, a decodable picture)
  * that agrees with the status, and never the key. Returns the problems as sentences, so a
  * property can report all of them with the request, and the known-fault list can match them.
@@ -80,7 +80,7 @@ const safeDecode = (text: string) => {
 };
 
 /**
- * decisions.md: the key is checked first. A keyed route given the key plainly never answers
+ * docs/decisions.md: the key is checked first. A keyed route given the key plainly never answers
  * 401; one given no key or a wrong one answers 401 whatever else is wrong.
  */
 function keyRuleProblems(request: GeneratedRequest, status: number): string[] {

@@ -99,7 +99,7 @@ export function expectDegraded(ready: { status: number; text: string }, ...named
 export const MAX_LISTING_PAGES = 100;
 export const LISTING_BOUND_WORDS = /\bpages?\b/i;
 
-/** decisions.md: a source's words (an HTTP reason phrase) are quoted at most this long in an error. */
+/** docs/decisions.md: a source's words (an HTTP reason phrase) are quoted at most this long in an error. */
 export const MAX_QUOTED_REASON = 100;
 
 /**

@@ -75,7 +75,7 @@ export function failures(feature: ReferenceFeature): string[] {
   return feature.errors.filter((error) => error.level !== 'warning').map((error) => error.message);
 }
 
-/** Our shape's children as the reference writes GDAL's: decisions.md numbering, x and y only. */
+/** Our shape's children as the reference writes GDAL's: docs/decisions.md numbering, x and y only. */
 export function childrenOf(shape: Shape): Child[] {
   return Array.from({ length: childCount(shape) }, (_, c) => {
     const geometry = shapeToGeoJson(childShape(shape, c)!)!;

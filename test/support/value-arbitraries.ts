@@ -264,7 +264,7 @@ export function sizeText(maxSize: number, hostile: boolean): fc.Arbitrary<string
   );
 }
 
-/** Colours in every form decisions.md lists; when `hostile`, near misses too. */
+/** Colours in every form docs/decisions.md lists; when `hostile`, near misses too. */
 export const colourText = (hostile: boolean): fc.Arbitrary<string> => (hostile ? fc.oneof(validColour, badColour) : validColour);
 
 const validColour: fc.Arbitrary<string> = fc.oneof(

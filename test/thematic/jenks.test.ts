@@ -1,5 +1,5 @@
 /**
- * jenksBreaks (decisions.md, "Thematic styling": exact within the classification budget; past
+ * jenksBreaks (docs/decisions.md, "Thematic styling": exact within the classification budget; past
  * it, the minimum, the maximum and the rare tail values always kept apart): our ckmeans against
  * simple-statistics' on random small inputs, and against every partition where there are few;
  * past the budget, bins that keep the extremes and the widely gapped values apart, and classes

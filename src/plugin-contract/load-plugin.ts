@@ -1,0 +1,44 @@
+/**
+ * A plugin module loaded at start-up and held to the contract, whatever its kind: imported,
+ * its default export checked to be a plugin of the kind configured and written for this SDK
+ * version. Basemap providers (basemap/registry.ts, on the main thread) and data sources
+ * (sources/registry.ts, on the main thread and on every drawing worker) load through this one
+ * function, so that a plugin is found, refused and explained alike whatever it plugs into.
+ * It sits here, below both registries, because the drawing workers load data sources and may
+ * not reach up to basemap/.
+ */
+import { pluginModule } from '../module-file.ts';
+import { SDK_VERSION } from './basemap-plugin.ts';
+
+/** A kind of plugin: the `kind` its default export carries (none for basemap plugins), and how a refusal describes it. */
+export interface PluginKind {
+  kind: 'data' | undefined;
+  described: string;
+}
+
+export const BASEMAP_PLUGIN: PluginKind = { kind: undefined, described: "a basemap plugin (a create(options, context) function, and no 'kind')" };
+export const DATA_SOURCE_PLUGIN: PluginKind = { kind: 'data', described: "a data-source plugin (kind: 'data' and a create(options, context) function)" };
+
+/**
+ * The default export of the plugin configured as `plugin`, imported from `specifier` (by
+ * default a path or an npm package name: module-file.ts, pluginModule). Throws an Error
+ * naming the plugin when it cannot be imported, is not a plugin of `kind`, or was written
+ * for another SDK version; the caller says what the plugin was for.
+ */
+export async function loadPlugin<T>(plugin: string, kind: PluginKind, specifier = pluginModule(plugin)): Promise<T> {
+  let module: { default?: unknown };
+  try {
+    module = (await import(specifier)) as { default?: unknown };
+  } catch (error) {
+    throw new Error(`cannot load plugin '${plugin}': ${(error as Error).message}`);
+  }
+  const candidate = module.default as { kind?: unknown; sdkVersion?: unknown; create?: unknown } | undefined;
+  if (candidate?.kind !== kind.kind || typeof candidate?.create !== 'function') {
+    throw new Error(`plugin '${plugin}' has no default export that is ${kind.described}.`);
+  }
+  if (candidate.sdkVersion !== SDK_VERSION) {
+    const written = typeof candidate.sdkVersion === 'number' ? `SDK version ${candidate.sdkVersion}` : 'no sdkVersion';
+    throw new Error(`plugin '${plugin}' was written for ${written}; this shapeshot has SDK version ${SDK_VERSION}.`);
+  }
+  return candidate as T;
+}
