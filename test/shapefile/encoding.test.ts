@@ -62,7 +62,7 @@ describe('.dbf text encoding', () => {
     expect(names).toEqual(NAMES);
   });
 
-  it('without a .cpg or a known language driver, reads windows-1252', async () => {
+  it('without a .cpg or a known language driver, reads windows-1252 text that is not UTF-8', async () => {
     const { names } = await roundTrip('windows-1252', (base) => {
       removeCpg(base);
       editFile(`${base}.dbf`, (bytes) => {
