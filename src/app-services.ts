@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { KeyRing } from './auth/keys.ts';
-import type { UsageCounter } from './auth/usage-counter.ts';
 import type { BasemapRegistry } from './basemap/registry.ts';
 import type { Config } from './config/schema.ts';
 import type { DrawingPool } from './jobs/drawing-pool.ts';
+import type { LimitStore } from './limits/limit-store.ts';
+import type { Revocations } from './limits/revocations.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';
 import type { Theme } from './params/theme.ts';
 import type { DataSource } from './plugin-contract/data-source-plugin.ts';
@@ -22,8 +23,10 @@ export interface Services {
   basemaps: BasemapRegistry;
   themes: ReadonlyMap<string, Theme>;
   keys: KeyRing;
-  /** Each key's requests today and this month, which its quota bounds (kept across reloads: keys.ts). */
-  usage: UsageCounter;
+  /** Each key's rate limit, requests in progress and requests today and this month: in memory, or shared by instances (limits.store). */
+  limits: LimitStore;
+  /** With a shared store: the keys revoked by a reload of any instance, refused by this one too. */
+  revocations?: Revocations;
   logger: Logger;
   /** What /metrics shows; absent when configuration `metrics` is false. */
   metrics?: ServiceMetrics;

@@ -1,9 +1,9 @@
 /**
  * The request's path through the service, read top to bottom in buildApp: the steps every
  * request passes (measured, timed, traced, logged, CORS, the format its errors take, the size
- * of its head), the routes that need no key, the key, then admission and the request's signal
- * for the routes that read shapefiles. Each of those names its own steps after these (its
- * parameters, the key's access to the shapefile, caching) where it is declared.
+ * of its head), the routes that need no key, the key and its limits, then admission and the
+ * request's signal for the routes that read shapefiles. Each of those names its own steps
+ * after these (its parameters, the key's access to the shapefile, caching) where it is declared.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
@@ -21,7 +21,7 @@ import { requestSignal } from './http/request-signal.ts';
 import { limitRequestSize } from './http/request-size.ts';
 import { traceId } from './http/request-trace-id.ts';
 import { requireKey } from './http/require-key.ts';
-import { countUsage } from './http/usage-quota.ts';
+import { keyLimits, keyRateLimit } from './http/key-limits.ts';
 import { serverTiming } from './http/server-timing.ts';
 import { measureRequests } from './metrics/measure-requests.ts';
 import { metricsRoute } from './metrics/metrics-route.ts';
@@ -71,9 +71,10 @@ export function buildApp(services: Services): Hono<AppEnv> {
   app.route('/', healthRoutes(services));
   if (services.metrics) app.route('/', metricsRoute(services.metrics));
   app.use(requireKey(services.keys));
-  // A key's usage is its to see whatever its quota says; every route after it counts against the quota.
-  app.route('/', usageRoute(services));
-  app.use(countUsage(services.usage));
+  // A key's usage is its to see whatever its quota says (its rate limit alone applies); every
+  // route after it counts against the key's limits: rate limit, requests in progress, quota.
+  app.route('/', usageRoute(services, keyRateLimit(services.limits)));
+  app.use(keyLimits(services.limits));
   // Admitted or refused before anything is read; then one signal stops every stage. One
   // admission for every route that reads shapefiles, so that its limits count them all.
   const admitted = inTurn(

@@ -14,6 +14,9 @@ const HOW_TO_SEND =
   "(GDAL's ogrinfo and ogr2ogr: --config GDAL_HTTP_HEADERS 'X-API-Key: <your key>', or GDAL_HTTP_HEADER_FILE naming a file with that line; " +
   'QGIS: an API header in the connection\'s authentication)';
 
-export const MISSING_KEY = `Parameter 'key' is required: send an access key ${HOW_TO_SEND}.`;
+/** Where a newcomer finds a key (docs/configuration.md, "The start-up key"). */
+const WHICH_KEY = "The key is one of those the server is configured with or, while it has none, the start-up key it printed when it started (in the URLs it printed, after 'key=').";
 
-export const UNKNOWN_KEY = `Parameter 'key' is not a valid access key (keys are case-sensitive): send one the server is configured with, ${HOW_TO_SEND}.`;
+export const MISSING_KEY = `Parameter 'key' is required: send an access key ${HOW_TO_SEND}. ${WHICH_KEY}`;
+
+export const UNKNOWN_KEY = `Parameter 'key' is not a valid access key (keys are case-sensitive): send a valid one ${HOW_TO_SEND}. ${WHICH_KEY}`;

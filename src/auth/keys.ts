@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { DEMO_KEY, type KeyConfig } from '../config/schema.ts';
-import { isLoopbackHost } from './local-requests.ts';
-import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+import type { KeyConfig } from '../config/schema.ts';
+import type { RateLimit } from './rate-limit.ts';
 import { compileReferrerRule, type ReferrerRule } from './referrer-rules.ts';
 import { urlSigning, type UrlSigning } from './url-signature.ts';
 import type { Quota } from './usage-counter.ts';
@@ -19,15 +18,16 @@ export interface KeyGrant {
   quota?: Quota;
   /** Lower-case shapefile names the key may see; undefined means every shapefile. */
   shapefiles?: ReadonlySet<string>;
-  rateLimiter?: RateLimiter;
+  /** Counted by the limit store (limits/), by the key's id. */
+  rateLimit?: RateLimit;
   /** Most requests this key may have in progress at once. */
   maxConcurrent?: number;
   /** The secret this key's URLs are signed with, and whether they must be (url-signature.ts). */
   signing?: UrlSigning;
   /** The pages that may use this key (referrer-rules.ts). */
   referrers?: ReferrerRule;
-  /** The well-known demo key: it serves only requests on this machine to this machine (local-requests.ts). */
-  demo?: true;
+  /** The start-up key's: its rules for requests (start-up-key.ts) depend on where the server listens. */
+  startUp?: { listensOnLoopback: boolean };
 }
 
 interface StoredKey {
@@ -42,15 +42,24 @@ export interface KeyRing {
   authenticate(key: string | undefined): KeyGrant | undefined;
   /**
    * Puts these keys in place of the ring's (SIGHUP) for the requests that come next; those
-   * in progress keep the grant they had. A key whose entry is unchanged keeps its grant, so
-   * its rate-limit bucket and its count of requests in progress carry over; its usage is
-   * counted by its hash (KeyGrant.id), so that carries over whatever changed.
+   * in progress keep the grant they had. Its rate-limit bucket, its requests in progress and
+   * its usage are counted by its hash (KeyGrant.id: limits/), so they carry over whatever
+   * changed (a bucket starts full when the rate limit changed).
    */
-  replace(keys: readonly KeyConfig[], options: KeyRingOptions): void;
+  replace(keys: readonly KeyConfig[]): void;
+  /** The ids (KeyGrant.id) of the keys in force: what a reload revoked is those it took away (limits/revocations.ts). */
+  ids(): string[];
+  /** The start-up key while it is in force (no keys configured), for the start-up URLs; undefined otherwise. */
+  startUpKey(): string | undefined;
 }
 
 export interface KeyRingOptions {
-  allowDemoKey: boolean;
+  /**
+   * The key made when the server started with no keys configured (start-up-key.ts). It is
+   * in force whenever the keys in force are none: a reload that configures keys puts it
+   * out, one that removes them all brings it back (docs/configuration.md, "The start-up key").
+   */
+  startUpKey?: { key: string; listensOnLoopback: boolean };
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -59,8 +68,9 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * Keys are kept only as SHA-256 hashes. Every stored hash is compared, in constant time,
  * so neither the comparison nor the loop tells an attacker how close a guess came.
  */
-export function createKeyRing(keys: readonly KeyConfig[], options: KeyRingOptions): KeyRing {
-  let stored = storeKeys(keys, options, []);
+export function createKeyRing(keys: readonly KeyConfig[], options: KeyRingOptions = {}): KeyRing {
+  const startUp = options.startUpKey && startUpEntry(options.startUpKey.key, options.startUpKey.listensOnLoopback);
+  let stored = storeKeys(keys, startUp, []);
   return {
     authenticate(key) {
       if (key === undefined || key.length === 0) return undefined;
@@ -71,13 +81,23 @@ export function createKeyRing(keys: readonly KeyConfig[], options: KeyRingOption
       }
       return match;
     },
-    replace(keys, options) {
-      stored = storeKeys(keys, options, stored);
+    replace(keys) {
+      stored = storeKeys(keys, startUp, stored);
+    },
+    ids: () => stored.map((entry) => entry.grant.id),
+    startUpKey() {
+      return startUp && stored.includes(startUp) ? options.startUpKey?.key : undefined;
     },
   };
 }
 
-function storeKeys(keys: readonly KeyConfig[], options: KeyRingOptions, previous: readonly StoredKey[]): StoredKey[] {
+/** The start-up key's entry, made once: its grant (and its usage count) is the same across reloads. */
+function startUpEntry(key: string, listensOnLoopback: boolean): StoredKey {
+  const hash = sha256(key);
+  return { hash, identity: 'start-up', grant: { label: 'start-up', id: usageId(hash), startUp: { listensOnLoopback } } };
+}
+
+function storeKeys(keys: readonly KeyConfig[], startUp: StoredKey | undefined, previous: readonly StoredKey[]): StoredKey[] {
   const kept = new Map(previous.map((entry) => [entry.identity, entry]));
   const stored = keys.map((key): StoredKey => {
     const hash = key.sha256 ? Buffer.from(key.sha256, 'hex') : sha256(key.key!);
@@ -92,7 +112,7 @@ function storeKeys(keys: readonly KeyConfig[], options: KeyRingOptions, previous
           id: usageId(hash),
           ...(key.quota ? { quota: key.quota } : {}),
           ...(key.shapefiles ? { shapefiles: new Set(key.shapefiles.map((name) => name.toLowerCase())) } : {}),
-          ...(key.rateLimit ? { rateLimiter: createRateLimiter(key.rateLimit.perSecond, key.rateLimit.burst) } : {}),
+          ...(key.rateLimit ? { rateLimit: key.rateLimit } : {}),
           ...(key.maxConcurrent ? { maxConcurrent: key.maxConcurrent } : {}),
           ...(key.signingSecret ? { signing: urlSigning(key.signingSecret, key.requireSignature) } : {}),
           ...(key.referrers ? { referrers: compileReferrerRule(key.referrers, key.allowNoReferrer) } : {}),
@@ -100,21 +120,9 @@ function storeKeys(keys: readonly KeyConfig[], options: KeyRingOptions, previous
       }
     );
   });
-  if (options.allowDemoKey) {
-    const hash = sha256(DEMO_KEY);
-    stored.push(kept.get(DEMO_KEY) ?? { hash, identity: DEMO_KEY, grant: { label: 'demo', id: usageId(hash), demo: true } });
-  }
+  if (startUp && stored.length === 0) stored.push(startUp);
   return stored;
 }
 
 /** 64 bits of the hash: two keys of one configuration never share counts by chance. */
 const usageId = (hash: Buffer) => hash.toString('hex').slice(0, 16);
-
-/**
- * The demo key is well known, so it must never open a server that others can reach: it
- * works only while no keys are configured and the server listens on loopback (and, per
- * request, only for a request on this machine to this machine: see local-requests.ts).
- */
-export function demoKeyAllowed(config: { demoKey: boolean; keys: readonly unknown[]; host: string }): boolean {
-  return config.demoKey && config.keys.length === 0 && isLoopbackHost(config.host);
-}

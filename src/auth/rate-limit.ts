@@ -1,8 +1,17 @@
-/** A token bucket: `perSecond` tokens refill continuously, up to `burst`. */
-export interface RateLimiter {
-  /** The settings it was made with, for the key's usage page. */
+/**
+ * A key's rate limit (docs/configuration.md, "Keys"): a token bucket, in this instance's memory
+ * (limits/local-limits.ts keeps one per key); with limits.store the same rule runs in Redis
+ * (limits/redis-scripts.ts).
+ */
+
+/** A key's rate limit as configured: `perSecond` tokens refill continuously, up to `burst`. */
+export interface RateLimit {
   readonly perSecond: number;
   readonly burst: number;
+}
+
+/** A token bucket of a rate limit. */
+export interface RateLimiter extends RateLimit {
   /** Takes a token; when none is left, the seconds until one is. */
   take(): { allowed: true } | { allowed: false; retryAfterSeconds: number };
 }

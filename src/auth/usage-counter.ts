@@ -1,9 +1,9 @@
 /**
  * How many requests each key made today and this month (UTC), and its quota over them
- * (docs/configuration.md, "Quotas and usage"). Counted in this instance's memory; the
- * interface is what a store shared by instances implements too (a Redis one: INCR on the
- * period's counter with an expiry, DECR to give back), so it takes the time as a parameter
- * and hands back the periods it counted in.
+ * (docs/configuration.md, "Quotas and usage"). Counted in this instance's memory, as
+ * limits/local-limits.ts keeps them; with limits.store the same rule runs in Redis
+ * (limits/redis-scripts.ts: INCR on the period's counter with an expiry, DECR to give back),
+ * which names its periods as this does (days and months since 1970, UTC).
  *
  * A request is counted when the key is accepted (`take`), so that concurrent requests can
  * never pass the quota together, and given back (`giveBack`) when its answer turns out not to
@@ -111,6 +111,12 @@ export function createUsageCounter(): UsageCounter {
 /** Whether `taken` is a count (not a refusal). */
 export const isReceipt = (taken: Receipt | QuotaReached): taken is Receipt => 'id' in taken;
 
+/** When day `day` (days since 1970-01-01, UTC) ends, in milliseconds since the epoch. */
+export const dayEnds = (day: number) => (day + 1) * DAY_MS;
+
+/** When month `month` (months since January 1970, UTC) ends, in milliseconds since the epoch. */
+export const monthEnds = (month: number) => Date.UTC(1970, month + 1, 1);
+
 /** Fresh counts for the day and month of `now`. */
 function periodsAt(now: number): Tally {
   const tally = { day: 0, dayStarts: 0, dayEnds: 0, dayCount: 0, month: -1, monthStarts: 0, monthEnds: 0, monthCount: 0 };
@@ -122,15 +128,13 @@ function periodsAt(now: number): Tally {
 function moveTo(tally: Tally, now: number): void {
   tally.day = Math.floor(now / DAY_MS);
   tally.dayStarts = tally.day * DAY_MS;
-  tally.dayEnds = tally.dayStarts + DAY_MS;
+  tally.dayEnds = dayEnds(tally.day);
   tally.dayCount = 0;
   if (now >= tally.monthStarts && now < tally.monthEnds) return;
   const date = new Date(now);
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth();
-  tally.month = (year - 1970) * 12 + month;
-  tally.monthStarts = Date.UTC(year, month, 1);
-  tally.monthEnds = Date.UTC(year, month + 1, 1);
+  tally.month = (date.getUTCFullYear() - 1970) * 12 + date.getUTCMonth();
+  tally.monthStarts = monthEnds(tally.month - 1);
+  tally.monthEnds = monthEnds(tally.month);
   tally.monthCount = 0;
 }
 

@@ -177,7 +177,10 @@ function applyEnvironment(fromFile: Record<string, unknown>, env: Record<string,
   if (entries.length > 0) merged.keys = [...fileKeys, ...entries.map(({ key }) => ({ key }))];
   if (env.SHAPESHOT_LOG_LEVEL) merged.logLevel = env.SHAPESHOT_LOG_LEVEL;
   if (env.SHAPESHOT_SERVER_TIMING) merged.serverTiming = env.SHAPESHOT_SERVER_TIMING === '1';
+  // The store's URL may hold Redis's password, which stays out of the file this way.
+  if (env.SHAPESHOT_LIMITS_STORE) merged.limits = { ...(fromFile.limits as object | undefined), store: env.SHAPESHOT_LIMITS_STORE };
   const variableOf: VariableOf = ([field, index]) => {
+    if (field === 'limits' && index === 'store') return env.SHAPESHOT_LIMITS_STORE ? 'SHAPESHOT_LIMITS_STORE' : undefined;
     if (field === 'keys') {
       const entry = typeof index === 'number' ? entries[index - fileKeys.length]?.entry : undefined;
       return entry === undefined ? undefined : `SHAPESHOT_KEYS entry ${entry}`;

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { BUNDLED_THEMES_DIR, SAMPLE_DATA_DIR } from './package-folders.ts';
 
-/** The demo key printed on start; it works only while no keys are configured and the server listens on loopback. */
-export const DEMO_KEY = 'shapeshot-demo';
-
 const DEFAULT_LIMITS = {
   maxSize: 4096,
   maxIds: 1000,
@@ -32,6 +29,10 @@ const DEFAULT_LIMITS = {
   // A where= scan of a 100 MB .dbf, or a thousand features of a large file, with room to spare;
   // only what a request fetches from a remote source counts (a local folder is not counted).
   maxSourceBytes: 256 * 1024 * 1024,
+  // A Redis on the same network answers in well under a millisecond: 100 ms is a store that
+  // is gone, or stalled, not one that is busy (docs/configuration.md, "Limits shared by instances").
+  storeDeadlineMs: 100,
+  storeFailure: 'open' as const,
 };
 
 const DEFAULT_OGC = { maxLimit: 1000, maxPageVertices: 2_000_000 };
@@ -213,8 +214,11 @@ export const configSchema = z
     /** Folder of theme files; the themes that ship with shapeshot by default. */
     themesDir: z.string().default(BUNDLED_THEMES_DIR),
     keys: z.array(keySchema).default([]),
-    /** Accept DEMO_KEY while no keys are configured and the server listens on loopback, for requests not from a proxy. */
-    demoKey: z.boolean().default(true),
+    /**
+     * Removed with the well-known demo key it switched (docs/configuration.md, "The start-up
+     * key"); still read, so that a configuration written for it starts, and warned about.
+     */
+    demoKey: z.boolean().optional(),
     limits: z
       .object({
         /** Largest height or width of an image, in pixels. */
@@ -279,6 +283,16 @@ export const configSchema = z
          * already holds is free.
          */
         maxSourceBytes: z.number().int().min(64 * 1024).default(DEFAULT_LIMITS.maxSourceBytes),
+        /**
+         * `redis://…` or `rediss://…` (TLS): the keys' rate limits, requests in progress and
+         * quotas are kept there, shared by every instance that names it; absent, each instance
+         * counts its own (docs/configuration.md, "Limits shared by instances").
+         */
+        store: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+        /** The longest a request waits on the store, in milliseconds; past it the store counts as unreachable. */
+        storeDeadlineMs: z.number().int().min(1).max(5000).default(DEFAULT_LIMITS.storeDeadlineMs),
+        /** While the store is unreachable: 'open' counts on this instance alone, 'closed' refuses the requests of keys with 503. */
+        storeFailure: z.enum(['open', 'closed']).default(DEFAULT_LIMITS.storeFailure),
       })
       .strict()
       .default(DEFAULT_LIMITS),

@@ -11,6 +11,7 @@
 import { opendir } from 'node:fs/promises';
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
+import type { SharedStoreHealth } from '../limits/limit-store.ts';
 import { ServiceError } from '../errors.ts';
 import type { DataFolder } from '../shapefile/data-folder.ts';
 import { deadlineSignal } from '../cancellation/deadline-signal.ts';
@@ -40,6 +41,12 @@ export interface ReadinessSources {
   source?: { describe(): string; catalog: DataFolder; health(): CatalogHealth };
   drawing: Pick<DrawingPool, 'workers' | 'stats'>;
   basemaps: Pick<BasemapRegistry, 'failingTypes'>;
+  /**
+   * The store of the keys' limits shared by instances (limits.store): while it does not answer
+   * the instance serves on its own counts (or refuses keys' requests), and says so here; it
+   * stays ready, as every instance shares the same store.
+   */
+  limitStore?: Pick<SharedStoreHealth, 'described' | 'up' | 'failure'>;
 }
 
 const OK = 'ok';
@@ -48,7 +55,7 @@ const DATA_FOLDER_TIMEOUT_MS = 1000;
 /** A map type that failed longer ago than this counts as recovered: no traffic may come to prove it. */
 const BASEMAP_WINDOW_MS = 60_000;
 
-export async function checkReadiness({ dataDir, source, drawing, basemaps }: ReadinessSources): Promise<Readiness> {
+export async function checkReadiness({ dataDir, source, drawing, basemaps, limitStore }: ReadinessSources): Promise<Readiness> {
   const { workersReady } = drawing.stats;
   const failing = basemaps.failingTypes(BASEMAP_WINDOW_MS);
   const checks = {
@@ -58,8 +65,16 @@ export async function checkReadiness({ dataDir, source, drawing, basemaps }: Rea
     basemaps: failing.length === 0 ? OK : `the latest ${failing.join(', ')} map failed within the last minute`,
   };
   const ready = checks.dataFolder === OK && checks.drawingWorkers === OK;
-  const degraded = source ? degradations(source.health()) : [];
+  const degraded = [
+    ...(source ? degradations(source.health()) : []),
+    ...(limitStore && !limitStore.up() ? [limitStoreDown(limitStore)] : []),
+  ];
   return source ? { ready, source: source.describe(), checks, degraded } : { ready, checks, degraded };
+}
+
+function limitStoreDown({ described, failure }: Pick<SharedStoreHealth, 'described' | 'failure'>): string {
+  const meanwhile = failure === 'open' ? "this instance counts the keys' limits on its own" : "this instance refuses the keys' requests (limits.storeFailure \"closed\")";
+  return `the limits store (${described}) does not answer: ${meanwhile}`;
 }
 
 function degradations({ listingProblem, leftOut, readProblem }: CatalogHealth): string[] {

@@ -4,7 +4,6 @@
  * and the reason /metrics counts: a service that sheds what it cannot serve stays up.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { KeyGrant } from '../auth/keys.ts';
 import { OverloadedError, withoutStack } from '../errors.ts';
 import type { AppEnv } from './context.ts';
 
@@ -20,7 +19,7 @@ export interface AdmissionOptions {
 }
 
 /** Why a request was refused before it read anything; /metrics counts refusals by it. */
-export type RefusalReason = 'queue_full' | 'too_slow' | 'key_concurrency' | 'rate_limit' | 'answers_unread';
+export type RefusalReason = 'queue_full' | 'too_slow' | 'key_concurrency' | 'rate_limit' | 'answers_unread' | 'limit_store';
 
 /** 503 before any work, saying why. */
 export class RefusedError extends OverloadedError {
@@ -49,45 +48,39 @@ const TOO_SLOW = busy('too_slow');
 /**
  * Admits a request to the drawing work, or refuses it with 503 before it reads anything:
  * at most `maxInFlight` at once, none that would wait longer than `maxWaitMs` for a worker,
- * no more at once per key than the key's `maxConcurrent`, and none while the server holds
- * more than `maxPendingAnswerBytes` of answers that their clients have not read (an admitted
- * request's answer is checked against it again once made: reserveAnswer). Under
- * overload the service sheds what it cannot serve in time, and what it admits waits behind a
- * bounded queue. A request counts until its answer is written, not until its handler
- * returns: a client that stops reading holds its place (and its key's) until it reads or
- * its connection is cut (limits.writeStallMs).
+ * and none while the server holds more than `maxPendingAnswerBytes` of answers that their
+ * clients have not read (an admitted request's answer is checked against it again once
+ * made: reserveAnswer). Under overload the service sheds what it cannot serve in time, and
+ * what it admits waits behind a bounded queue. A request counts until its answer is written,
+ * not until its handler returns: a client that stops reading holds its place (and its key's:
+ * the key's own limits, http/key-limits.ts, are told through `answerWritten`) until it reads
+ * or its connection is cut (limits.writeStallMs).
  */
 export function admission({ maxInFlight, maxWaitMs, expectedWaitMs, maxPendingAnswerBytes }: AdmissionOptions): MiddlewareHandler<AppEnv> {
   let inFlight = 0;
-  const perKey = new WeakMap<KeyGrant, number>();
   return async (c, next) => {
-    const grant = c.get('grant');
     if (inFlight >= maxInFlight) throw QUEUE_FULL;
     if (expectedWaitMs() > maxWaitMs) throw TOO_SLOW;
     const pendingBytes = c.env.pendingAnswerBytes;
     if (pendingBytes > maxPendingAnswerBytes) throw answersUnread(pendingBytes, maxPendingAnswerBytes);
-    const keyInFlight = perKey.get(grant) ?? 0;
-    if (grant.maxConcurrent !== undefined && keyInFlight >= grant.maxConcurrent) {
-      throw refusal(
-        `This access key has ${keyInFlight} requests in progress, the most it may have at once; retry when one has finished.`,
-        'key_concurrency',
-      );
-    }
     inFlight++;
-    perKey.set(grant, keyInFlight + 1);
     c.set('maxPendingAnswerBytes', maxPendingAnswerBytes);
-    const release = () => {
-      inFlight--;
-      perKey.set(grant, perKey.get(grant)! - 1);
-    };
     try {
       await next();
     } catch (error) {
       // Hono makes an answer of an Error thrown below; what else is thrown passes here, and is no answer to wait for.
-      release();
+      inFlight--;
       throw error;
     }
-    c.env.whenWritten(release);
+    c.set(
+      'answerWritten',
+      new Promise((written) =>
+        c.env.whenWritten(() => {
+          inFlight--;
+          written();
+        }),
+      ),
+    );
   };
 }
 

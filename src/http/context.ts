@@ -21,6 +21,8 @@ export interface AppEnv {
     signal: AbortSignal;
     /** Set once admission has admitted the request: the bound its answer's bytes are reserved within (admission.ts, reserveAnswer). */
     maxPendingAnswerBytes?: number;
+    /** Set by admission once its route has answered: resolves when the answer is written or its connection closed (key-limits.ts holds the key's place until then). */
+    answerWritten?: Promise<void>;
     /** The names of the query's parameters the route took, for the request log: names only, as a value may be a key. */
     queryNames?: readonly string[];
     /** How many pictures a successful answer carries (drawn images, a map, a legend drawn), for /metrics' count per key. */

@@ -1,25 +1,25 @@
 /**
  * The key check, the first step of every route that serves data (docs/api.md, "Requests": a
- * missing or unknown key is 401 whatever else is wrong), with the demo key's limits to this
- * machine, the key's own rules for public pages (a signature, the sites it may be used on:
- * 403) and its rate limit. Which shapefiles the key may see is decided later, by the access
- * step (shapefile-access.ts), once the route has read its parameters.
+ * missing or unknown key is 401 whatever else is wrong), with the start-up key's rules against
+ * pages of other sites and the key's own rules for public pages (a signature, the sites it may
+ * be used on), each a 403; its limits follow (key-limits.ts). Which shapefiles the key may
+ * see is decided later, by the access step (shapefile-access.ts), once the route has read its
+ * parameters.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyGrant, KeyRing } from '../auth/keys.ts';
 import { MISSING_KEY, UNKNOWN_KEY } from '../auth/key-messages.ts';
-import { demoKeyRefusal } from '../auth/local-requests.ts';
+import { isLoopbackOrigin, startUpKeyRefusal } from '../auth/start-up-key.ts';
 import { referrerRefusal } from '../auth/referrer-rules.ts';
 import { signatureRefusal } from '../auth/url-signature.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
-import { refusal } from './admission.ts';
 import type { AppEnv } from './context.ts';
 import { queryValue } from './query-value.ts';
 
 /**
  * The key, from the `key` parameter or the X-API-Key header, is checked before anything
- * else: a missing or unknown key is 401. The demo key serves only requests on this machine
- * to this machine (local-requests.ts), and its answers only pages of this machine.
+ * else: a missing or unknown key is 401. The start-up key serves no page of another site
+ * (start-up-key.ts), and its answers are readable only by pages of this machine.
  */
 export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -28,22 +28,18 @@ export function requireKey(keys: KeyRing): MiddlewareHandler<AppEnv> {
     if (!grant) {
       throw new UnauthorizedError(key === undefined || key === '' ? MISSING_KEY : UNKNOWN_KEY);
     }
-    if (grant.demo) {
-      const refusal = demoKeyRefusal(c.req.url, c.req.raw.headers);
+    if (grant.startUp) {
+      const refusal = startUpKeyRefusal(c.req.url, c.req.raw.headers, grant.startUp.listensOnLoopback);
       if (refusal !== undefined) {
         // cors() has already allowed `*`: the page the key was refused to must not read even why.
         c.res.headers.delete('Access-Control-Allow-Origin');
-        throw new UnauthorizedError(refusal);
+        throw new ForbiddenError(refusal);
       }
       readableOnlyByLocalPages(c);
     }
-    // Before the rate limit: requests the key's rules refuse take none of its tokens.
+    // Before the key's limits (key-limits.ts): requests the key's rules refuse take none of its tokens.
     const forbidden = publicKeyRefusal(grant, c);
     if (forbidden !== undefined) throw new ForbiddenError(forbidden);
-    const limit = grant.rateLimiter?.take();
-    if (limit && !limit.allowed) {
-      throw refusal('The rate limit of this access key was reached; retry later.', 'rate_limit', limit.retryAfterSeconds);
-    }
     c.set('grant', grant);
     await next();
   };
@@ -76,14 +72,13 @@ function pathAndQuery(url: string): string {
 }
 
 /**
- * CORS for an answer to the demo key: the page's own origin (a loopback one, or the key was
- * refused), never `*`. Without an Origin there is none to allow: same-origin reads and
- * `<img>` need no header, and a `*` kept in the browser's cache would let a page of another
- * site read the same URL later without asking us. `Vary: Origin` keeps caches from handing
- * one page's answer to another.
+ * CORS for an answer to the start-up key: the page's own origin when it is on loopback, never
+ * `*`. Without such an Origin there is none to allow: same-origin reads and `<img>` need no
+ * header, and a `*` kept in the browser's cache would let a page of another site read the same
+ * URL later without asking us. `Vary: Origin` keeps caches from handing one page's answer to another.
  */
 function readableOnlyByLocalPages(c: Context<AppEnv>): void {
   const origin = c.req.header('origin');
-  c.header('Access-Control-Allow-Origin', origin);
+  c.header('Access-Control-Allow-Origin', origin !== undefined && isLoopbackOrigin(origin) ? origin : undefined);
   c.header('Vary', 'Origin', { append: true });
 }

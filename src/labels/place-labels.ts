@@ -89,7 +89,7 @@ export function placeLabelsCounted(features: readonly LabelFeature[], options: L
     for (const { x, y } of candidates) {
       const box = { xmin: x - padding, ymin: y - metrics.ascent - padding, xmax: x + metrics.width + padding, ymax: y + metrics.descent + padding };
       if (box.xmin < 0 || box.ymin < 0 || box.xmax > width || box.ymax > height) continue;
-      if (labels.some((placed) => overlap(placed.box, box)) || options.taken?.some((room) => overlap(room, box))) continue;
+      if (labels.some((placed) => labelBoxesOverlap(placed.box, box)) || options.taken?.some((room) => labelBoxesOverlap(room, box))) continue;
       labels.push({ text, x, y, width: metrics.width, height: metrics.ascent + metrics.descent, box });
       break;
     }
@@ -135,6 +135,7 @@ function nearPicture({ x, y }: { x: number; y: number }, width: number, height: 
   return Number.isFinite(x) && Number.isFinite(y) && x > -padding && y > -padding && x < width + padding && y < height + padding;
 }
 
-function overlap(a: BBox, b: BBox): boolean {
+/** Whether two labels' boxes collide: they share more than an edge. */
+export function labelBoxesOverlap(a: BBox, b: BBox): boolean {
   return a.xmin < b.xmax && b.xmin < a.xmax && a.ymin < b.ymax && b.ymin < a.ymax;
 }

@@ -8,6 +8,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { FEATURE_CACHE_HITS, FEATURE_CACHE_MISSES } from '../job-context/context.ts';
 import type { RefusalReason } from '../http/admission.ts';
+import type { SharedStoreHealth } from '../limits/limit-store.ts';
 import type { ProviderMetrics } from '../plugin-contract/basemap-plugin.ts';
 import type { PoolStats } from '../workers/worker-pool.ts';
 import { createRequestTally } from './request-tally.ts';
@@ -33,7 +34,7 @@ export interface ServiceMetrics {
 const PREFIX = 'shapeshot_';
 /** Seconds: refusals and small images answer in the first buckets, the time budget (15 s by default) ends the last. */
 const LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
-const REFUSAL_REASONS: RefusalReason[] = ['queue_full', 'too_slow', 'key_concurrency', 'rate_limit', 'answers_unread'];
+const REFUSAL_REASONS: RefusalReason[] = ['queue_full', 'too_slow', 'key_concurrency', 'rate_limit', 'answers_unread', 'limit_store'];
 const CANCEL_CAUSES: CancelCause[] = ['client_gone', 'time_budget'];
 /**
  * Key labels with series of their own; the keys past them share OTHER_KEYS. Labels come from
@@ -43,7 +44,8 @@ const CANCEL_CAUSES: CancelCause[] = ['client_gone', 'time_budget'];
 const MAX_KEY_LABELS = 100;
 const OTHER_KEYS = 'other';
 
-export function createServiceMetrics(drawing: { readonly stats: PoolStats }): ServiceMetrics {
+/** `limitStore`: the store of the keys' limits shared by instances (limits.store), when there is one. */
+export function createServiceMetrics(drawing: { readonly stats: PoolStats }, limitStore?: SharedStoreHealth): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
 
@@ -55,7 +57,7 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
     buckets: LATENCY_BUCKETS,
   });
   // Every reason and cause present at 0 from the start, so that rates over them are defined before the first one.
-  const refusals = tallyByLabel(registry, 'requests_rejected_total', 'Requests refused with 503 before any work: render queue full, too slow a wait for a worker, the key at its maxConcurrent, its rate limit, or too many bytes of answers their clients have not read (limits.maxPendingAnswerBytes).', 'reason', REFUSAL_REASONS);
+  const refusals = tallyByLabel(registry, 'requests_rejected_total', 'Requests refused with 503 before any work: render queue full, too slow a wait for a worker, the key at its maxConcurrent, its rate limit, too many bytes of answers their clients have not read (limits.maxPendingAnswerBytes), or the limits store unreachable with limits.storeFailure "closed".', 'reason', REFUSAL_REASONS);
   const cancellations = tallyByLabel(registry, 'requests_cancelled_total', 'Requests whose work was stopped: the client left, or the time budget (limits.requestTimeoutMs) was spent.', 'cause', CANCEL_CAUSES);
 
   const byKey = keyTally(registry);
@@ -65,6 +67,11 @@ export function createServiceMetrics(drawing: { readonly stats: PoolStats }): Se
   poolTotal(registry, 'render_worker_busy_seconds_total', 'Time the drawing workers spent at jobs.', () => drawing.stats.busyMs / 1000);
   poolTotal(registry, 'feature_cache_hits_total', 'Feature lookups the drawing workers answered from their cache of decoded shapes.', () => drawing.stats.counts[FEATURE_CACHE_HITS] ?? 0);
   poolTotal(registry, 'feature_cache_misses_total', 'Feature lookups the drawing workers had to decode from the file (noCache=1 requests do not look).', () => drawing.stats.counts[FEATURE_CACHE_MISSES] ?? 0);
+
+  if (limitStore) {
+    poolGauge(registry, 'limit_store_up', 'Whether the store of the keys’ limits shared by instances (limits.store) answers: 1, or 0 while each instance counts on its own (or refuses).', () => (limitStore.up() ? 1 : 0));
+    poolTotal(registry, 'limit_store_failures_total', 'Calls to the limits store that failed or answered past limits.storeDeadlineMs.', limitStore.failures);
+  }
 
   const tileCounter = (name: string, help: string) => new Counter({ name: `${PREFIX}${name}`, help, labelNames: ['provider'] as const, registers });
   const tileHits = tileCounter('tile_cache_hits_total', 'Basemap tiles (a WMS map image counts as one) a provider answered from its cache, in memory or on disk.');
@@ -124,7 +131,7 @@ function keyTally(registry: Registry) {
   };
 }
 
-/** A gauge of the drawing pool's: read when scraped. */
+/** A gauge read when scraped (the drawing pool's, the limits store's). */
 function poolGauge(registry: Registry, name: string, help: string, value: () => number): void {
   new Gauge({
     name: `${PREFIX}${name}`,
@@ -136,7 +143,7 @@ function poolGauge(registry: Registry, name: string, help: string, value: () => 
   });
 }
 
-/** A counter whose total the drawing pool keeps: read when scraped. */
+/** A counter whose total another part keeps (the drawing pool, the limits store): read when scraped. */
 function poolTotal(registry: Registry, name: string, help: string, total: () => number): void {
   new Counter({
     name: `${PREFIX}${name}`,

@@ -7,6 +7,7 @@
  * No dependencies, no build step: the browser loads these modules as they are written.
  */
 import { readEnvelope } from './envelope.js';
+import { keepKey, openingKey } from './page-key.js';
 import { choroplethFor, chosenFile, drawableIds, FIRST_FEATURES, firstRecordIds, hotSpotFieldCap, hotSpotFieldsWithin } from './first-look.js';
 import { classOf, defaultMethod, fieldsOfQueryables, legendPreviewPath } from './thematic.js';
 
@@ -36,6 +37,7 @@ function element(id, type) {
 
 const form = element('request-form', HTMLFormElement);
 const keyInput = element('key', HTMLInputElement);
+const keyStatus = element('key-status', HTMLElement);
 const fileSelect = element('file', HTMLSelectElement);
 const catalogStatus = element('catalog-status', HTMLElement);
 const fidInput = element('fid', HTMLInputElement);
@@ -93,12 +95,26 @@ let shownLegend;
 /** @type {Field[]} the fields of the file shown, for the thematic pickers */
 let shownFields = [];
 
+const WHERE_KEYS_COME_FROM =
+  'the server printed its start-up key when it started, in the terminal where it runs (open the Playground address it printed there), or use one of the keys it is configured with.';
+const NO_KEY = `No access key yet: ${WHERE_KEYS_COME_FROM}`;
+const KEY_REFUSED = `This key was not accepted: ${WHERE_KEYS_COME_FROM}`;
+
+/** No key to ask with: the page says where one comes from instead of asking the server. */
+function askForKey() {
+  keyStatus.textContent = NO_KEY;
+  catalogStatus.textContent = 'The shapefiles are listed once the key is given.';
+  renderStatus.textContent = 'Nothing drawn yet: no access key.';
+}
+
 /**
  * @param {string} path
  * @param {AbortSignal} [signal]
  */
-function fetchWithKey(path, signal) {
-  return fetch(path, { headers: { 'X-API-Key': keyInput.value }, signal });
+async function fetchWithKey(path, signal) {
+  const response = await fetch(path, { headers: { 'X-API-Key': keyInput.value }, signal });
+  if (response.status === 401) keyStatus.textContent = keyInput.value === '' ? NO_KEY : KEY_REFUSED;
+  return response;
 }
 
 /** The message of a failed /ogc answer: OGC's JSON exception when it is one. */
@@ -780,18 +796,27 @@ form.addEventListener('change', (event) => {
   syncOptions();
   if (event.target && previewInputs.has(event.target)) showPalettePreview();
 });
+/** The shapefile the address names (/?file=NAME): the one shown first. */
+const addressFile = () => new URLSearchParams(location.search).get('file');
+
 fileSelect.addEventListener('change', () => {
   // The address names the file shown, so that a reload or a shared link opens it again.
   history.replaceState(null, '', `?${new URLSearchParams({ file: fileSelect.value })}`);
   showFile();
 });
 keyInput.addEventListener('change', () => {
+  keepKey(keyInput.value);
   fieldsByCollection.clear();
   firstIdsByCollection.clear();
-  showCatalog(fileSelect.value);
+  keyStatus.textContent = '';
+  if (keyInput.value === '') askForKey();
+  // Nothing drawn yet (the page opened without a key): the page's first look.
+  else showCatalog(fileSelect.value || addressFile(), imagesBox.childElementCount === 0);
 });
 copyButton.addEventListener('click', copyRequestUrl);
 syncOptions();
 loadThemes();
 loadPalettes();
-showCatalog(new URLSearchParams(location.search).get('file'), true);
+keyInput.value = openingKey();
+if (keyInput.value === '') askForKey();
+else showCatalog(addressFile(), true);

@@ -13,6 +13,8 @@ const ASSETS = {
   '/playground/envelope.js': { file: here('envelope.js'), type: 'text/javascript; charset=utf-8' },
   '/playground/first-look.js': { file: here('first-look.js'), type: 'text/javascript; charset=utf-8' },
   '/playground/thematic.js': { file: here('thematic.js'), type: 'text/javascript; charset=utf-8' },
+  // /docs's page takes its key the same way.
+  '/playground/page-key.js': { file: here('page-key.js'), type: 'text/javascript; charset=utf-8' },
 };
 
 /**

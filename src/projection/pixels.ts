@@ -1,6 +1,6 @@
 /**
  * Shapes in image pixels, reduced to what the pixels can show before anything is written
- * as text or drawn, and never to less (docs/api.md, "Every feature in view is drawn"):
+ * as text or drawn, and never to less (docs/api.md, "How features are drawn"):
  * vertices closer than a quarter of a real pixel go, a polygon smaller than a pixel becomes
  * the pixels it touches. The cost of everything after this step then grows with what the
  * image shows; what a request may ask to be drawn at all is bounded before the work, by the

@@ -3,20 +3,24 @@
  * docs/configuration.md, "Quotas and usage"). Mounted after the key check and before the
  * quota: asking costs no quota, and a key past its quota can still see when it resets.
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { KeyGrant } from '../auth/keys.ts';
-import type { PeriodUsage, UsageCounter } from '../auth/usage-counter.ts';
+import type { PeriodUsage, Usage } from '../auth/usage-counter.ts';
 import type { KeyUsage, PeriodUse } from '../envelope/model.ts';
 import type { AppEnv } from '../http/context.ts';
+import { isoSeconds, refusedFor } from '../http/key-limits.ts';
 import { sendEnvelope } from '../http/respond.ts';
-import { isoSeconds } from '../http/usage-quota.ts';
 import { validQuery } from '../http/validate.ts';
+import { isRefused } from '../limits/limit-store.ts';
 import { usageQuerySchema } from '../params/usage.ts';
 import type { Services } from '../app-services.ts';
 
-/** `clock` gives milliseconds since the epoch, the one the quota counts with. */
-export function usageRoute({ config, usage }: Pick<Services, 'config' | 'usage'>, clock: () => number = Date.now) {
-  return new Hono<AppEnv>().get('/rest/v1/usage', validQuery(usageQuerySchema), (c) => {
+/** `rateLimited`: the key's rate limit, which applies here as to every route (key-limits.ts). */
+export function usageRoute({ config, limits }: Pick<Services, 'config' | 'limits'>, rateLimited: MiddlewareHandler<AppEnv>) {
+  return new Hono<AppEnv>().get('/rest/v1/usage', rateLimited, validQuery(usageQuerySchema), async (c) => {
+    const grant = c.get('grant');
+    const usage = await limits.usage(grant.id);
+    if (isRefused(usage)) throw refusedFor(usage);
     // What it says changes with every request: no cache may keep it.
     c.header('Cache-Control', 'no-store');
     const envelope = {
@@ -25,20 +29,19 @@ export function usageRoute({ config, usage }: Pick<Services, 'config' | 'usage'>
       statusDescription: 'OK',
       errorDetails: '',
       traceId: c.get('traceId'),
-      resource: keyUsage(c.get('grant'), usage, clock()),
+      resource: keyUsage(grant, usage),
     };
     return sendEnvelope(c, envelope, c.req.valid('query').format, config.envelope);
   });
 }
 
-function keyUsage(grant: KeyGrant, counter: UsageCounter, now: number): KeyUsage {
-  const { day, month } = counter.usage(grant.id, now);
-  const limiter = grant.rateLimiter;
+function keyUsage(grant: KeyGrant, { day, month }: Usage): KeyUsage {
+  const { rateLimit } = grant;
   return {
     kind: 'usage',
     today: periodUse(day, grant.quota?.perDay),
     thisMonth: periodUse(month, grant.quota?.perMonth),
-    rateLimit: limiter ? { perSecond: limiter.perSecond, burst: limiter.burst } : null,
+    rateLimit: rateLimit ? { perSecond: rateLimit.perSecond, burst: rateLimit.burst } : null,
     maxConcurrent: grant.maxConcurrent ?? null,
   };
 }

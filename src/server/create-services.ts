@@ -2,12 +2,14 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Services } from '../app-services.ts';
-import { createKeyRing, demoKeyAllowed } from '../auth/keys.ts';
-import { createUsageCounter } from '../auth/usage-counter.ts';
+import { createKeyRing } from '../auth/keys.ts';
+import { isLoopbackHost, makeStartUpKey } from '../auth/start-up-key.ts';
 import { createBasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
-import { DEMO_KEY } from '../config/schema.ts';
 import { createDrawingPool } from '../jobs/drawing-pool.ts';
+import type { LimitStore } from '../limits/limit-store.ts';
+import { createLocalLimits } from '../limits/local-limits.ts';
+import { withoutRevoked, type Revocations } from '../limits/revocations.ts';
 import { createServiceMetrics } from '../metrics/service-metrics.ts';
 import { createDataFolder } from '../shapefile/data-folder.ts';
 import { isRemote, openDataSource, sourceSetting } from '../sources/registry.ts';
@@ -31,10 +33,13 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     onNote: (text) => logger.warn(text),
     onFilesChanged: () => sourceCatalog?.listAgain(),
   });
-  const keys = createKeyRing(config.keys, { allowDemoKey: demoKeyAllowed(config) });
-  const metrics = config.metrics ? createServiceMetrics(drawing) : undefined;
+  // A server started without keys makes the start-up key (docs/configuration.md, "The start-up key").
+  const startUpKey = config.keys.length === 0 ? { key: makeStartUpKey(), listensOnLoopback: isLoopbackHost(config.host) } : undefined;
+  const keys = createKeyRing(config.keys, { startUpKey });
+  const { limits, revocations } = await openLimits(config, logger);
+  const metrics = config.metrics ? createServiceMetrics(drawing, limits.shared) : undefined;
   const basemaps = await createBasemapRegistry(config.basemaps, logger, metrics?.forProvider).catch(async (error: unknown) => {
-    await Promise.all([drawing.close(), source?.close?.()]);
+    await Promise.all([drawing.close(), source?.close?.(), limits.close()]);
     throw error;
   });
   return {
@@ -44,17 +49,23 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     drawing,
     basemaps,
     themes,
-    keys,
-    usage: createUsageCounter(),
+    keys: revocations ? withoutRevoked(keys, revocations) : keys,
+    limits,
+    ...(revocations ? { revocations } : {}),
     logger,
     metrics,
     async close() {
-      await Promise.all([drawing.close(), basemaps.close(), source?.close?.()]);
+      await Promise.all([drawing.close(), basemaps.close(), source?.close?.(), limits.close()]);
     },
   };
 }
 
-/** The key the start-up URLs carry: the demo key while it works (no keys configured), else a placeholder for the user's own. */
-export function exampleKey(services: Services): string {
-  return services.keys.authenticate(DEMO_KEY) ? DEMO_KEY : '<your key>';
+/**
+ * The keys' limits: in Redis, shared by instances, when limits.store names one (its module,
+ * and ioredis with it, loaded only then), else in this instance's memory.
+ */
+async function openLimits(config: Config, logger: Logger): Promise<{ limits: LimitStore; revocations?: Revocations }> {
+  if (config.limits.store === undefined) return { limits: createLocalLimits() };
+  const { openSharedLimits } = await import('../limits/shared-limits.ts');
+  return openSharedLimits(config.limits.store, config.limits, logger);
 }

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
-import { demoKeyAllowed, type KeyRing } from '../auth/keys.ts';
+import type { KeyRing } from '../auth/keys.ts';
 import type { Config } from '../config/schema.ts';
+import type { Revocations } from '../limits/revocations.ts';
 
 /**
  * What SIGHUP changes in a running server: what is looked up per request (a key's grant,
@@ -9,7 +10,7 @@ import type { Config } from '../config/schema.ts';
  * the server at start-up (the listener, worker pools, feature cache, basemap plugins,
  * themes, the request validators with their limits, admission) and takes a restart.
  */
-const RELOADED = ['keys', 'demoKey', 'logLevel'] as const satisfies readonly (keyof Config)[];
+const RELOADED = ['keys', 'logLevel'] as const satisfies readonly (keyof Config)[];
 
 /**
  * Reads the configuration again and puts its keys and log level in force for the requests
@@ -17,7 +18,11 @@ const RELOADED = ['keys', 'demoKey', 'logLevel'] as const satisfies readonly (ke
  * that does not load is logged and the running one kept; changes that need a restart are
  * logged by field. Returns the configuration now in force.
  */
-export function reloadConfiguration(running: Config, load: () => Config, { keys, logger }: { keys: KeyRing; logger: Logger }): Config {
+export function reloadConfiguration(
+  running: Config,
+  load: () => Config,
+  { keys, logger, revocations }: { keys: KeyRing; logger: Logger; revocations?: Pick<Revocations, 'reloaded'> },
+): Config {
   let next: Config;
   try {
     next = load();
@@ -26,7 +31,10 @@ export function reloadConfiguration(running: Config, load: () => Config, { keys,
     return running;
   }
   const inForce: Config = { ...running, ...Object.fromEntries(RELOADED.map((field) => [field, next[field]])) };
-  keys.replace(inForce.keys, { allowDemoKey: demoKeyAllowed(inForce) });
+  const before = keys.ids();
+  keys.replace(inForce.keys);
+  // With a shared limits store, the keys taken away are refused by every instance (limits/revocations.ts).
+  revocations?.reloaded(before, keys.ids());
   logger.level = inForce.logLevel;
   logger.info({ keys: inForce.keys.length, logLevel: inForce.logLevel }, 'configuration reloaded');
   const needRestart = (Object.keys(next) as (keyof Config)[]).filter((field) => !isDeepStrictEqual(next[field], inForce[field]));

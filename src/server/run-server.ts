@@ -1,5 +1,7 @@
 import { pino } from 'pino';
+import type { Services } from '../app-services.ts';
 import { buildApp } from '../app.ts';
+import { deadlineSignal } from '../cancellation/deadline-signal.ts';
 import { parseArguments, USAGE } from '../cli/arguments.ts';
 import { assertServableDataFolder } from '../cli/data-folder-check.ts';
 import { emptyFolderAdvice, folderContents } from '../cli/empty-folder-advice.ts';
@@ -10,10 +12,11 @@ import { packageVersion } from '../config/package-folders.ts';
 import { malformedAnswer } from '../http/malformed.ts';
 import { isRemote, sourceSetting } from '../sources/registry.ts';
 import type { Runtime } from '../runtime/runtime.ts';
-import { createServices, exampleKey } from './create-services.ts';
+import { createServices } from './create-services.ts';
 import { stopGracefullyOn } from './graceful-stop.ts';
 import { reloadConfiguration } from './reload.ts';
-import { startUpLines } from './start-up-lines.ts';
+import { startUpExamples, type StartUpExamples } from './start-up-examples.ts';
+import { startUpLines, tryLines } from './start-up-lines.ts';
 
 /**
  * What every entry point does, on whichever runtime: the command line (`shapeshot
@@ -58,6 +61,7 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
   const askReload = () => void (reloadAsked = true);
   if (process.platform !== 'win32') process.on('SIGHUP', askReload);
   const logger = pino({ level: config.logLevel });
+  if (config.demoKey !== undefined) console.error(`shapeshot: ${DEMO_KEY_REMOVED}`);
   const services = await createServices(config, logger);
   const app = buildApp(services);
 
@@ -83,14 +87,45 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
     throw listenProblem(error, config.host, config.port) ?? error;
   });
   const dataFolder = services.source?.describe() ?? config.dataDir;
-  const facts = { origin: listener.origin, runtime: runtime.name, dataFolder, shapefiles, key: exampleKey(services) };
+  const facts = { origin: listener.origin, runtime: runtime.name, dataFolder, shapefiles, startUpKey: services.keys.startUpKey() };
+  // On stdout alone, never through the logger, whose lines may be kept in a log file: the
+  // start-up key is printed nowhere else (docs/configuration.md, "The start-up key").
   for (const line of startUpLines(facts)) console.log(line);
+  // The examples are looked for while the server already serves.
+  void examplesFor(services, shapefiles, config.limits.requestTimeoutMs).then((examples) => {
+    for (const line of tryLines(facts, examples)) console.log(line);
+  });
 
   stopGracefullyOn(['SIGINT', 'SIGTERM'], { listener, services, requestTimeoutMs: config.limits.requestTimeoutMs, logger });
   if (process.platform !== 'win32') {
-    const reload = () => void (config = reloadConfiguration(config, load, services));
+    const reload = () => {
+      config = reloadConfiguration(config, load, services);
+      if (config.keys.length === 0 && services.keys.startUpKey() === undefined) logger.warn(NO_KEY_IN_FORCE);
+    };
     process.off('SIGHUP', askReload);
     process.on('SIGHUP', reload);
     if (reloadAsked) reload();
+  }
+}
+
+/** What a configuration that still names `demoKey` is told (docs/configuration.md, "The start-up key"). */
+const DEMO_KEY_REMOVED =
+  'the setting demoKey is ignored: the well-known demo key it switched was removed (any page could use it); ' +
+  'while no keys are configured the server now makes a random start-up key and prints it in its start-up URLs. Remove demoKey from the configuration.';
+
+/** A reload that removed every key of a server started with keys: it made no start-up key, so none works. */
+const NO_KEY_IN_FORCE =
+  'no keys are configured now, and this server, started with keys, has no start-up key: every request is refused (401) until keys are configured again or the server restarts';
+
+/** The examples the Try lines name, looked for within a request's time; none when the search fails (a remote source that does not answer yet). */
+async function examplesFor(services: Services, shapefiles: readonly string[], withinMs: number): Promise<StartUpExamples> {
+  if (shapefiles.length === 0) return {};
+  const deadline = deadlineSignal(withinMs);
+  try {
+    return await startUpExamples(services, shapefiles, deadline.signal);
+  } catch {
+    return {};
+  } finally {
+    deadline.clear();
   }
 }

@@ -124,7 +124,8 @@ describe('the installed package in a browser: npx shapeshot FOLDER, then /docs a
   }, 60_000);
 
   it('opens the playground on the folder\'s shapefile: an image with its image map without a click, every field under the pointer', async () => {
-    await page.goto(`${server.origin}/`);
+    // The address the server printed, with its start-up key.
+    await page.goto((await server.line(/^Playground: /)).slice('Playground: '.length));
     await renderShown(page);
     expect(await renderButtonInView(page)).toBe(true);
     expect(await page.$eval('#file', (select) => (select as HTMLSelectElement).value)).toBe('parcels');

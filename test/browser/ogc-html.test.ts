@@ -1,12 +1,12 @@
 /**
- * /ogc's HTML pages in Chromium, as a newcomer meets them: the landing page typed with the
- * demo key (the browser's own Accept, no f), then only clicks: the collections, one
- * collection's extent and queryables, its features page by page, one feature with its
- * picture. No page error, and nothing the page's policy refused (it would say so on the console).
+ * /ogc's HTML pages in Chromium, as a newcomer meets them: typed without a key, a page that
+ * says how to give one; then the landing page typed with the start-up key (the browser's own
+ * Accept, no f), then only clicks: the collections, one collection's extent and queryables, its
+ * features page by page, one feature with its picture. No page error, and nothing the page's
+ * policy refused (it would say so on the console).
  */
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_KEY } from '../../src/config/schema.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { launchChromium, openPage } from './chromium.ts';
 
@@ -17,7 +17,7 @@ describe('/ogc in a browser', () => {
   let problems: string[];
 
   beforeAll(async () => {
-    // No keys configured, on loopback: the demo key works, as on a fresh `npx shapeshot`.
+    // No keys configured, on loopback: the start-up key works, as on a fresh `npx shapeshot`.
     server = await startServer({ keys: [] });
     browser = await launchChromium();
     ({ page, problems } = await openPage(browser));
@@ -40,8 +40,19 @@ describe('/ogc in a browser', () => {
     await Promise.all([page.waitForNavigation(), link!.click()]);
   }
 
+  it('answers a page typed without a key with one that says how to give it, styled as the others', async () => {
+    const response = await page.goto(server.url('/ogc'));
+    expect(response?.status()).toBe(401);
+    expect(response?.headers()['content-type']).toBe('text/html; charset=utf-8');
+    expect(await heading()).toBe('An access key is needed');
+    expect(await page.$eval('main', (element) => element.textContent)).toContain('?key=YOUR_KEY');
+    expect(await page.$eval('main', (element) => getComputedStyle(element).display)).toBe('grid');
+    // The 401 is this test's own doing; every other answer must succeed.
+    problems.length = 0;
+  });
+
   it('opens the landing page for the browser’s own Accept, styled by the playground’s stylesheet', async () => {
-    const response = await page.goto(server.url(`/ogc?key=${DEMO_KEY}`));
+    const response = await page.goto(server.url(`/ogc?key=${server.services.keys.startUpKey()}`));
     expect(response?.headers()['content-type']).toBe('text/html; charset=utf-8');
     expect(await heading()).toBe('shapeshot: OGC API – Features');
     // The stylesheet applied: the playground's two-column grid.

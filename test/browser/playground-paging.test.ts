@@ -33,7 +33,10 @@ describe('the playground over a catalog of many pages', () => {
 
   /** Opens the page at `path` and waits for its first picture and for the catalog's status to stop saying it lists more. */
   async function openPlayground(server: TestServer, path = '/') {
-    await page.goto(server.url(path));
+    // As the server prints its address: with the start-up key, which the page keeps.
+    const address = new URL(server.url(path));
+    address.searchParams.set('key', server.services.keys.startUpKey()!);
+    await page.goto(address.href);
     await renderShown(page);
     await page.waitForFunction(() => {
       const text = document.querySelector('#catalog-status')?.textContent ?? '…';
@@ -45,7 +48,7 @@ describe('the playground over a catalog of many pages', () => {
     const names = numberedNames(30);
     let server: TestServer;
     beforeAll(async () => {
-      // No keys, on loopback: the demo key the page starts with works.
+      // No keys, on loopback: the start-up key.
       server = await startServer({ keys: [], dataDir: writeManyShapefiles(names), ogc: { maxLimit: 10 } });
     });
     afterAll(async () => {

@@ -8,7 +8,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePng, hexColour, type DecodedPng } from '../support/png.ts';
-import { DEMO_KEY } from '../../src/config/schema.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { largestPolygon, launchChromium, openPage, pointInto, renderShown, type HotSpot } from './chromium.ts';
 
@@ -55,7 +54,7 @@ describe('the playground draws a thematic map', () => {
   let problems: string[];
 
   beforeAll(async () => {
-    // As on a fresh `npm start`: the sample data, no keys, the demo key.
+    // As on a fresh `npm start`: the sample data, no keys, the start-up key.
     server = await startServer({ keys: [] });
     browser = await launchChromium();
     ({ page, problems } = await openPage(browser));
@@ -67,7 +66,8 @@ describe('the playground draws a thematic map', () => {
   });
 
   async function openFresh(): Promise<StyledEnvelope> {
-    const response = await page.goto(server.url('/'));
+    // The playground URL the server prints carries its start-up key.
+    const response = await page.goto(server.url(`/?key=${server.services.keys.startUpKey()}`));
     expect(response?.status()).toBe(200);
     await page.waitForSelector('#file option[value="countries"]');
     await renderShown(page);
@@ -82,8 +82,8 @@ describe('the playground draws a thematic map', () => {
   async function picture(url: URL): Promise<DecodedPng> {
     const png = new URL(url);
     png.searchParams.set('format', 'png');
-    // The page sends its key in a header; a fresh `npm start` has the demo key.
-    const response = await fetch(png, { headers: { 'X-API-Key': DEMO_KEY } });
+    // The page sends its key in a header: the start-up key of a fresh `npm start`.
+    const response = await fetch(png, { headers: { 'X-API-Key': server.services.keys.startUpKey()! } });
     expect(response.status, await response.clone().text()).toBe(200);
     return decodePng(new Uint8Array(await response.arrayBuffer()));
   }

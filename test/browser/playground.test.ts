@@ -36,7 +36,7 @@ describe('the playground in a browser', () => {
   let problems: string[];
 
   beforeAll(async () => {
-    // No keys configured, on loopback: the demo key the page starts with works, as on a fresh `npm start`.
+    // No keys configured, on loopback: the start-up key, as on a fresh `npm start`.
     server = await startServer({ keys: [] });
     await mkdir(ARTEFACTS, { recursive: true });
     browser = await launchChromium();
@@ -50,7 +50,10 @@ describe('the playground in a browser', () => {
 
   /** Loads the page afresh and waits for the catalog, the themes and the picture it draws on opening. */
   async function openPlayground(path = '/') {
-    const response = await page.goto(server.url(path));
+    // As the server prints its address: with the start-up key, which the page keeps.
+    const address = new URL(server.url(path));
+    address.searchParams.set('key', server.services.keys.startUpKey()!);
+    const response = await page.goto(address.href);
     await page.waitForSelector('#file option[value="countries"]');
     // The themes come from the server's own API description.
     await page.waitForSelector('#theme option[value="SteelGrid"]');
@@ -220,7 +223,7 @@ describe('the playground on a shapefile wider than hotSpotFields allows', () => 
   });
 
   it('shows under the pointer all 50 fields the server sent, and says the other 2 were left out', async () => {
-    await page.goto(server.url('/'));
+    await page.goto(server.url(`/?key=${server.services.keys.startUpKey()}`));
     await renderShown(page);
     const url = new URL((await page.$eval('#request-url', (code) => code.textContent)) ?? '');
     expect(url.searchParams.get('fid')).toBe('0,1,2');

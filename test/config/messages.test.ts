@@ -65,4 +65,12 @@ describe('a bad setting from the environment', () => {
   it('names the variable of another setting', () => {
     expect(messageOf(() => loadConfig({ SHAPESHOT_LOG_LEVEL: 'loud' }))).toMatch(/^Invalid SHAPESHOT_LOG_LEVEL: .*"warn"/);
   });
+
+  it('takes limits.store from SHAPESHOT_LIMITS_STORE beside the file\'s other limits, and names it when it is wrong', () => {
+    const file = `${makeTempDir('limits-store-')}/shapeshot.json`;
+    writeFileSync(file, JSON.stringify({ limits: { maxSize: 800 } }));
+    const config = loadConfig({ SHAPESHOT_CONFIG: file, SHAPESHOT_LIMITS_STORE: 'redis://:secret@127.0.0.1:6390' });
+    expect([config.limits.store, config.limits.maxSize]).toEqual(['redis://:secret@127.0.0.1:6390', 800]);
+    expect(messageOf(() => loadConfig({ SHAPESHOT_LIMITS_STORE: 'memcached://127.0.0.1' }))).toMatch(/^Invalid SHAPESHOT_LIMITS_STORE: /);
+  });
 });

@@ -1,12 +1,12 @@
 /**
  * /ogc's HTML pages, as HTTP sees them: who gets a page and who keeps JSON (f, then Accept:
  * GDAL's and curl's Accept keep JSON), what a page may load (CSP), that data never becomes
- * markup, and that its links keep f=html and carry no key but the demo key a browser brought.
+ * markup, that its links keep f=html and carry no key but the one a browser brought in the
+ * query, and that a browser without a valid key is told in a page how to give one.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShapefileWriter } from '../../scripts/lib/shapefile-writer.ts';
-import { DEMO_KEY } from '../../src/config/schema.ts';
 import { ShapeType } from '../../src/shapefile/types.ts';
 import { WGS84_PRJ, writeFixtures } from '../support/fixtures.ts';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
@@ -17,7 +17,8 @@ const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,im
 const HOSTILE = `<script>alert("x")</script> & 'y'`;
 
 let keyed: TestServer;
-let demo: TestServer;
+/** No keys configured: the start-up key, as on a fresh `npx shapeshot`. */
+let fresh: TestServer;
 beforeAll(async () => {
   const dir = writeFixtures(makeTempDir('shapeshot-ogc-html-'));
   const writer = createShapefileWriter(join(dir, 'marks'), { shapeType: ShapeType.Point, fields: [{ name: 'NAME', type: 'C', length: 60 }], prj: WGS84_PRJ });
@@ -25,10 +26,10 @@ beforeAll(async () => {
   writer.close();
   // 1,000 points of 10 × 254 characters: ~2.8 MB of attributes, past what one page shows.
   writeWidePoints(dir, 'wide', { count: 1000, fields: 10 });
-  [keyed, demo] = await Promise.all([startServer({ dataDir: dir }), startServer({ dataDir: dir, keys: [] })]);
+  [keyed, fresh] = await Promise.all([startServer({ dataDir: dir }), startServer({ dataDir: dir, keys: [] })]);
 });
 afterAll(async () => {
-  await Promise.all([keyed?.close(), demo?.close()]);
+  await Promise.all([keyed?.close(), fresh?.close()]);
   removeTempDirs();
 });
 
@@ -117,30 +118,76 @@ describe('the pages', () => {
     expect(hrefs(second.text).some((href) => href.includes('offset=0'))).toBe(true);
   });
 
-  it('carry no configured key, in the query or the header, and show no picture that would need one', async () => {
-    for (const [path, headers] of [
-      [`/ogc/collections/squares/items/1?f=html&key=${TEST_KEY}`, {}],
-      ['/ogc/collections/squares/items/1?f=html', {}],
+  it('carry no key that came in the X-API-Key header, and show no picture that would need one', async () => {
+    for (const [server, key] of [
+      [keyed, TEST_KEY],
+      [fresh, fresh.services.keys.startUpKey()!],
     ] as const) {
-      const { text } = await answer(keyed, path, headers);
-      expect(text).not.toContain(TEST_KEY);
+      const { status, text } = await answer(server, '/ogc/collections/squares/items/1?f=html', { 'X-API-Key': key });
+      expect(status).toBe(200);
+      expect(text).not.toContain(key);
       expect(text).not.toContain('<img');
       for (const href of hrefs(text)) expect(href).not.toMatch(/key=/i);
     }
   });
 
-  it('carry the demo key only when it came in the query, and then show the picture', async () => {
-    const byQuery = await answer(demo, `/ogc/collections/squares/items/1?f=html&key=${DEMO_KEY}`, { 'X-API-Key': '' });
-    expect(byQuery.status).toBe(200);
-    const picture = hrefs(byQuery.text).find((href) => href.includes('/REST/v1/shapefiles/images'))!;
-    expect(Object.fromEntries(new URL(picture).searchParams)).toEqual({ file: 'squares', fid: '1', format: 'png', size: '240,320', key: DEMO_KEY });
-    const image = await fetch(picture);
-    expect(image.headers.get('content-type')).toBe('image/png');
-    for (const href of hrefs(byQuery.text).filter((href) => href.includes('/ogc'))) expect(new URL(href).searchParams.get('key')).toBe(DEMO_KEY);
+  it('carry the key that came in the query, a configured one or the start-up key, and then show the picture', async () => {
+    for (const [server, key] of [
+      [keyed, TEST_KEY],
+      [fresh, fresh.services.keys.startUpKey()!],
+    ] as const) {
+      const byQuery = await answer(server, `/ogc/collections/squares/items/1?f=html&key=${key}`, { 'X-API-Key': '' });
+      expect(byQuery.status).toBe(200);
+      const picture = hrefs(byQuery.text).find((href) => href.includes('/REST/v1/shapefiles/images'))!;
+      expect(Object.fromEntries(new URL(picture).searchParams)).toEqual({ file: 'squares', fid: '1', format: 'png', size: '240,320', key });
+      const image = await fetch(picture);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      const links = hrefs(byQuery.text).filter((href) => href.includes('/ogc'));
+      expect(links.length).toBeGreaterThan(3);
+      for (const href of links) expect(new URL(href).searchParams.get('key')).toBe(key);
+      // The playground keeps the key it was given itself: none in its link.
+      expect(hrefs(byQuery.text)).toContain(server.url('/?file=squares'));
+    }
+  });
+});
 
-    const byHeader = await answer(demo, '/ogc/collections/squares/items/1?f=html', { 'X-API-Key': DEMO_KEY });
-    expect(byHeader.text).not.toContain(DEMO_KEY);
-    expect(byHeader.text).not.toContain('<img');
+describe('a browser without a valid key', () => {
+  const KEYLESS = ['/ogc?f=html', '/ogc/collections?f=html', '/ogc/collections/squares/items/1?f=html'];
+
+  it.each(KEYLESS)('%s: a page (status 401 still) saying how to give the key and where the start-up key was printed', async (path) => {
+    const got = await answer(fresh, path, { 'X-API-Key': '' });
+    expect(got.status).toBe(401);
+    expect(got.type).toBe('text/html; charset=utf-8');
+    expect(got.headers.get('cache-control')).toBe('no-store');
+    expect(got.headers.get('vary')).toMatch(/\bAccept\b/);
+    expect(got.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+    expect(got.text).toContain('This request brought no access key.');
+    expect(got.text).toContain('<code>?key=YOUR_KEY</code>');
+    expect(got.text).toContain('<code>X-API-Key</code> header');
+    expect(got.text).toContain('prints it in the terminal where it was started');
+    expect(got.text).not.toMatch(/GDAL_HTTP_HEADERS/);
+    // Its stylesheet and the playground, relative to the page: right behind a proxy's path prefix too.
+    const [stylesheet, playground] = hrefs(got.text).filter((href) => !href.startsWith('data:'));
+    expect(new URL(stylesheet, fresh.url(path)).href).toBe(fresh.url('/playground/playground.css'));
+    expect(new URL(playground, fresh.url(path)).href).toBe(fresh.url('/'));
+  });
+
+  it('gets the same page for its own Accept without f, and never hears the wrong key it brought', async () => {
+    const got = await answer(fresh, '/ogc/collections?key=not-the-key-1234', { 'X-API-Key': '', Accept: BROWSER_ACCEPT });
+    expect(got.status).toBe(401);
+    expect(got.type).toBe('text/html; charset=utf-8');
+    expect(got.text).toContain('The key this request brought is not one this server accepts');
+    expect(got.text).not.toContain('not-the-key-1234');
+  });
+
+  it("leaves GDAL, QGIS and curl the JSON exception: their Accept, none, or f=json", async () => {
+    for (const headers of [{ Accept: 'application/geo+json, application/json' }, { Accept: '*/*' }, {}] as Record<string, string>[]) {
+      const got = await answer(fresh, '/ogc/collections', { 'X-API-Key': '', ...headers });
+      expect(got.status).toBe(401);
+      expect(got.type).toMatch(/^application\/json/);
+      expect(JSON.parse(got.text).description).toMatch(/^Parameter 'key' is required: send an access key in the X-API-Key header/);
+    }
+    expect((await answer(fresh, '/ogc/collections?f=json', { 'X-API-Key': '', Accept: BROWSER_ACCEPT })).type).toMatch(/^application\/json/);
   });
 });
 

@@ -11,10 +11,12 @@ import { dataFolderProblem } from '../../src/cli/data-folder-check.ts';
 import { emptyFolderAdvice } from '../../src/cli/empty-folder-advice.ts';
 import { listenProblem } from '../../src/cli/listen-problem.ts';
 import { dataFolderSetting, loadConfig } from '../../src/config/load.ts';
-import { startUpLines } from '../../src/server/start-up-lines.ts';
-import { DEMO_KEY } from '../../src/config/schema.ts';
+import { ShapeType } from '../../src/shapefile/types.ts';
+import { startUpLines, tryLines } from '../../src/server/start-up-lines.ts';
+import { WGS84_PRJ } from '../support/fixtures.ts';
 import { installPacked } from '../support/packed-package.ts';
 import { decodePng } from '../support/png.ts';
+import { writeRawShapefile } from '../support/raw-shapefile.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
@@ -39,6 +41,9 @@ function runToExit(command: readonly string[], cwd: string): Promise<{ status: n
     child.once('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/** The start-up key in the URL a line prints. */
+const keyOf = (line: string) => new URL(line.slice(line.indexOf('http'))).searchParams.get('key')!;
 
 /** `command` with its stderr sent into its stdout: one stream keeps the order in which the lines were printed. */
 const oneStream = (command: readonly string[]) => ['sh', '-c', 'exec "$@" 2>&1', 'sh', ...command];
@@ -85,7 +90,7 @@ describe('the command line', () => {
 /**
  * `npx shapeshot ./my-shapefiles`, as a user runs it after `npm install shapeshot`: the
  * package packed and installed from its tarball (JavaScript only), a folder of their own
- * holding one shapefile, no configuration, so the demo key works on loopback.
+ * holding one shapefile, no configuration, so the URLs it prints carry its start-up key.
  */
 describe('npx shapeshot FOLDER, installed from the packed package', () => {
   let project: string;
@@ -108,7 +113,7 @@ describe('npx shapeshot FOLDER, installed from the packed package', () => {
     const urls = await Promise.all(['images', 'map'].map(async (operation) => (await server.line(new RegExp(`^Try: .*/${operation}\\?`))).slice('Try: '.length)));
     for (const url of urls) {
       expect(url).toContain(`file=my_countries&`);
-      expect(url).toContain(`key=${DEMO_KEY}`);
+      expect(keyOf(url)).toMatch(/^[0-9a-f]{48}$/);
       const response = await fetch(url);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('image/png');
@@ -116,11 +121,12 @@ describe('npx shapeshot FOLDER, installed from the packed package', () => {
     }
   });
 
-  it('prints the playground and the API documentation, which open without a key', async () => {
+  it('prints the playground and the API documentation, with the start-up key for the page to keep', async () => {
     expect(await server.line(/^shapeshot listening on/)).toMatch(/data: \.\/my-shapefiles, 1 shapefile\)$/);
+    const key = keyOf(await server.line(/^Try: /));
     for (const [label, path] of [['Playground', '/'], ['API docs', '/docs']]) {
       const url = (await server.line(new RegExp(`^${label}: `))).slice(`${label}: `.length);
-      expect(url).toBe(`${server.origin}${path}`);
+      expect(url).toBe(`${server.origin}${path}?key=${key}`);
       const response = await fetch(url);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -128,7 +134,8 @@ describe('npx shapeshot FOLDER, installed from the packed package', () => {
   });
 
   it('serves that folder alone, drawn with the themes that ship in the package', async () => {
-    const images = (file: string) => `${server.origin}/REST/v1/shapefiles/images?file=${file}&fid=1&theme=SteelGrid&format=png&key=${DEMO_KEY}`;
+    const key = keyOf(await server.line(/^Try: /));
+    const images = (file: string) => `${server.origin}/REST/v1/shapefiles/images?file=${file}&fid=1&theme=SteelGrid&format=png&key=${key}`;
     expect((await fetch(images('my_countries'))).status).toBe(200);
     expect((await fetch(images('borders'))).status).toBe(404);
   });
@@ -193,17 +200,28 @@ describe('the start-up messages', () => {
     expect(listenProblem(new Error('something else'), '127.0.0.1', 3000)).toBeUndefined();
   });
 
-  it('list the playground, /docs and URLs of the first shapefile, or what to put in an empty folder', () => {
-    const facts = { origin: 'http://127.0.0.1:3000', runtime: 'Node v20', dataFolder: './data', key: 'shapeshot-demo' };
-    expect(startUpLines({ ...facts, shapefiles: ['my parks', 'roads'] })).toEqual([
-      'shapeshot listening on http://127.0.0.1:3000 (Node v20; data: ./data, 2 shapefiles)',
+  it('list the playground, /docs and URLs of the examples with the start-up key, or what to put in an empty folder', () => {
+    const facts = { origin: 'http://127.0.0.1:3000', runtime: 'Node v20', dataFolder: './data', shapefiles: ['big', 'my parks', 'roads'], startUpKey: 'K' };
+    const examples = { image: { file: 'big', fid: 2 }, map: 'my parks' };
+    expect([...startUpLines(facts), ...tryLines(facts, examples)]).toEqual([
+      'shapeshot listening on http://127.0.0.1:3000 (Node v20; data: ./data, 3 shapefiles)',
+      'Playground: http://127.0.0.1:3000/?key=K',
+      'API docs: http://127.0.0.1:3000/docs?key=K',
+      'Try: http://127.0.0.1:3000/REST/v1/shapefiles/images?file=big&fid=2&format=png&key=K',
+      'Try: http://127.0.0.1:3000/REST/v1/shapefiles/map?file=my%20parks&format=png&key=K',
+    ]);
+    expect(tryLines({ ...facts, shapefiles: [] }, {})).toEqual(['Once NAME.shp is there: http://127.0.0.1:3000/REST/v1/shapefiles/images?file=NAME&fid=0&format=png&key=K']);
+    // No example suits: no URL that would answer an error.
+    expect(tryLines(facts, { image: examples.image })).toHaveLength(1);
+  });
+
+  it('show a placeholder for the key where keys are configured', () => {
+    const facts = { origin: 'http://127.0.0.1:3000', runtime: 'Node v20', dataFolder: './data', shapefiles: ['roads'] };
+    expect([...startUpLines(facts), ...tryLines(facts, { image: { file: 'roads', fid: 0 }, map: 'roads' })].slice(1)).toEqual([
       'Playground: http://127.0.0.1:3000/',
       'API docs: http://127.0.0.1:3000/docs',
-      'Try: http://127.0.0.1:3000/REST/v1/shapefiles/images?file=my%20parks&fid=0&format=png&key=shapeshot-demo',
-      'Try: http://127.0.0.1:3000/REST/v1/shapefiles/map?file=my%20parks&format=png&key=shapeshot-demo',
-    ]);
-    expect(startUpLines({ ...facts, shapefiles: [] }).slice(-1)).toEqual([
-      'Once NAME.shp is there: http://127.0.0.1:3000/REST/v1/shapefiles/images?file=NAME&fid=0&format=png&key=shapeshot-demo',
+      'Try: http://127.0.0.1:3000/REST/v1/shapefiles/images?file=roads&fid=0&format=png&key=<your key>',
+      'Try: http://127.0.0.1:3000/REST/v1/shapefiles/map?file=roads&format=png&key=<your key>',
     ]);
   });
 });
@@ -268,6 +286,74 @@ describe.each(RUNTIMES)('starting on %s', (runtime) => {
       const response = await fetch(once.replace('file=NAME', 'file=mine'));
       expect(response.status).toBe(200);
       expect(decodePng(new Uint8Array(await response.arrayBuffer())).width).toBeGreaterThan(0);
+    } finally {
+      server.kill();
+    }
+  }, 30_000);
+});
+
+/**
+ * Issue 31: every URL printed at start-up answers, on a folder whose first file by name is past
+ * limits.maxMapFeatures (100,001 points, after a null shape) and whose second cannot be placed
+ * on a map (no .prj, metres): the images URL names a feature with a shape, the map URL the
+ * first file whose map can be drawn.
+ */
+describe('the URLs printed at start-up, on a folder of awkward files', () => {
+  let server: SpawnedServer;
+
+  beforeAll(async () => {
+    const folder = makeTempDir('start-up-urls-');
+    const point = (x: number, y: number) => ({ shapeType: ShapeType.Point, xy: new Float64Array([x, y]) });
+    // A null shape, then 100,001 points: one past maxMapFeatures, whichever way the map counts.
+    const many = Array.from({ length: 100_002 }, (_, i) => (i === 0 ? null : point(4 + (i % 1000) / 1000, 51 + Math.floor(i / 1000) / 100)));
+    writeRawShapefile(join(folder, 'a_many'), ShapeType.Point, many, { prj: WGS84_PRJ });
+    writeRawShapefile(join(folder, 'b_unplaced'), ShapeType.Point, [point(155_000, 463_000), point(156_000, 464_000)]);
+    copyCountries(folder, 'c_countries');
+    server = await spawnServer([...serverCommand('node'), folder, '--port', '0'], REPO);
+  }, 60_000);
+
+  afterAll(() => server?.kill());
+
+  it('answer 200 each: the pages as HTML, the pictures as PNG that decode', async () => {
+    const tries = await Promise.all([/^Try: .*\/images\?/, /^Try: .*\/map\?/].map(async (pattern) => (await server.line(pattern)).slice('Try: '.length)));
+    const key = keyOf(tries[0]);
+    expect(tries).toEqual([
+      `${server.origin}/REST/v1/shapefiles/images?file=a_many&fid=1&format=png&key=${key}`,
+      `${server.origin}/REST/v1/shapefiles/map?file=c_countries&format=png&key=${key}`,
+    ]);
+    for (const url of tries) {
+      const response = await fetch(url);
+      expect(response.status, url).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/png');
+      expect(decodePng(new Uint8Array(await response.arrayBuffer())).width).toBeGreaterThan(0);
+    }
+    for (const label of ['Playground', 'API docs']) {
+      const url = (await server.line(new RegExp(`^${label}: `))).slice(`${label}: `.length);
+      const response = await fetch(url);
+      expect(response.status, url).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    }
+    // What the printed URLs replaced answers errors indeed: the first file's map, the first record's image.
+    expect((await fetch(`${server.origin}/REST/v1/shapefiles/map?file=a_many&format=png&key=${key}`)).status).toBe(400);
+    expect((await fetch(`${server.origin}/REST/v1/shapefiles/images?file=a_many&fid=0&format=png&key=${key}`)).status).toBe(404);
+    // The key is printed in those URLs and nowhere else: no log line of these requests names it.
+    const printed = server.output().split('\n').filter((line) => line.includes(key));
+    expect(printed.map((line) => line.slice(0, line.indexOf(':')))).toEqual(['Playground', 'API docs', 'Try', 'Try']);
+  }, 60_000);
+});
+
+describe('a configuration written for the demo key', () => {
+  it('starts, saying on stderr that demoKey is ignored and what replaced it', async () => {
+    const config = join(makeTempDir('demo-key-config-'), 'shapeshot.json');
+    writeFileSync(config, JSON.stringify({ demoKey: false, keys: [{ key: 'a-configured-key-0123' }] }));
+    const server = await spawnServer([...serverCommand('node'), '--config', config, '--port', '0'], REPO);
+    try {
+      expect(await server.line(/demoKey/)).toBe(
+        'shapeshot: the setting demoKey is ignored: the well-known demo key it switched was removed (any page could use it); ' +
+          'while no keys are configured the server now makes a random start-up key and prints it in its start-up URLs. Remove demoKey from the configuration.',
+      );
+      // Keys configured: no start-up key, a placeholder in the URLs.
+      expect(await server.line(/^Playground: /)).toBe(`Playground: ${server.origin}/`);
     } finally {
       server.kill();
     }

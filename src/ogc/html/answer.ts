@@ -17,7 +17,9 @@ export function wantsHtml(c: Context<AppEnv>, f: string | undefined): boolean {
 /** `linkUrl`: the request's URL as links name it (on the public URL behind a proxy). */
 export function linkingFor(c: Context<AppEnv>, linkUrl: string): HtmlLinking {
   const base = ogcBase(linkUrl);
-  return { base, root: base.slice(0, -'/ogc'.length), demoKey: c.get('grant')?.demo === true && queryValue(c.req.url, 'key') !== undefined };
+  // The key checked (require-key.ts) came in the query when it is there: the query wins over the header.
+  const key = queryValue(c.req.url, 'key');
+  return { base, root: base.slice(0, -'/ogc'.length), ...(key !== undefined ? { key } : {}) };
 }
 
 const CONTENT_SECURITY_POLICY = ["default-src 'none'", "style-src 'self'", "img-src 'self' data:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');

@@ -56,8 +56,8 @@ export function itemHtml(linking: HtmlLinking, url: string, collection: string, 
   const href = collectionHref(linking.base, collection);
   const rows = Object.entries(feature.properties).map(([field, value]) => html`        <tr><th scope="row">${field}</th><td>${valueText(value)}</td></tr>
 `);
-  // An <img> cannot send the X-API-Key header: the picture is shown only where the demo key may ride in its URL.
-  const picture = linking.demoKey
+  // An <img> cannot send the X-API-Key header: the picture is shown only where the key rides in its URL.
+  const picture = linking.key !== undefined
     ? html`      <img src="${serviceHref(linking, '/REST/v1/shapefiles/images', { file: collection, fid: String(feature.id), format: 'png', size: '240,320' })}" alt="Feature ${feature.id} of ${collection}" width="320" height="240">`
     : html`      <p class="hint">Its picture: <code>${serviceHref(linking, '/REST/v1/shapefiles/images', { file: collection, fid: String(feature.id), format: 'png' })}</code> with your key, or in the playground.</p>`;
   return layout(linking, {
