@@ -1,3 +1,9 @@
+/**
+ * The type of what the app is given (configuration, catalog, worker pools, plugins, keys and
+ * their limits), in a file of its own below the routes and app.ts in the layers
+ * (test/architecture.test.ts), so that each route can name what it takes without importing the
+ * app that composes them. server/create-services.ts makes it.
+ */
 import type { Logger } from 'pino';
 import type { KeyRing } from './auth/keys.ts';
 import type { BasemapRegistry } from './basemap/registry.ts';

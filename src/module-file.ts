@@ -1,3 +1,9 @@
+/**
+ * How a module is found at run time, in a clone or in the published build: one of ours (worker
+ * entries, built-in plugins) named by a URL the compiler does not rewrite, or a plugin the
+ * configuration names by path or package name. A foundation (it imports nothing of ours), since
+ * the worker pool and the plugin loaders, at different layers, all use it.
+ */
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';

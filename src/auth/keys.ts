@@ -1,3 +1,9 @@
+/**
+ * The keys in force and what each grants (docs/configuration.md, "Keys"): held only as SHA-256
+ * hashes, every one compared in constant time, and replaced whole on SIGHUP, each key's counts
+ * carrying over by its hash. While no key is configured, the start-up key is the one in force
+ * (docs/configuration.md, "The start-up key").
+ */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { KeyConfig } from '../config/schema.ts';
 import type { RateLimit } from './rate-limit.ts';

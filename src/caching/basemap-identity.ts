@@ -1,3 +1,8 @@
+/**
+ * The basemap's part of a map's ETag: the providers that may draw a map type, with their
+ * options, fixed by the configuration until a restart. The tiles they fetch are not part of it
+ * (docs/api.md, "Caching"): a tile server's new tiles show once something in the tag changes.
+ */
 import type { BasemapsConfig } from '../config/schema.ts';
 import type { MapType } from '../plugin-contract/basemap-plugin.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * An ETag is a hash of the facts that determine an answer, in the order this version's code
+ * builds them, so that every instance of one version serving the same data gives the same
+ * answer the same tag (docs/decisions.md, "Images for screens and caches").
+ */
 import { createHash } from 'node:crypto';
 
 /**

@@ -1,3 +1,8 @@
+/**
+ * The service's part of every picture's ETag (ARCHITECTURE.md, "Cross-cutting concerns"): what
+ * shapes the bytes besides the data and the request, and nothing that differs between the
+ * instances of one deployment, which must tag the same answer alike (docs/api.md, "Caching").
+ */
 import { packageVersion } from '../config/package-folders.ts';
 import type { Config } from '../config/schema.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * What ships inside the package (the sample data, the built-in themes, package.json's version),
+ * found from this module rather than from the working directory, so that a server run from a
+ * clone, from dist/ or from node_modules/shapeshot finds the same files.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -1,3 +1,8 @@
+/**
+ * Every setting, its bounds and its default, in one zod schema: what config/load.ts checks the
+ * merged configuration against (docs/configuration.md, "Where settings come from"), and what
+ * that page's tables must list, default for default (test/docs.test.ts holds them equal).
+ */
 import { z } from 'zod';
 import { BUNDLED_THEMES_DIR, SAMPLE_DATA_DIR } from './package-folders.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * The TraceId every answer carries (docs/decisions.md, "Envelope"), made in one place for the
+ * request's first step (http/request-trace-id.ts) and for the requests the runtime's parser
+ * refused before the app saw them (http/malformed.ts).
+ */
 import { randomBytes } from 'node:crypto';
 
 /**

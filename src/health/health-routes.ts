@@ -1,3 +1,8 @@
+/**
+ * The probes of load balancers and orchestrators (README.md, "Health and metrics"): liveness
+ * that does no I/O, readiness from readiness.ts. Mounted before the key check and admission
+ * (app.ts), so that no missing key or full queue makes a healthy instance look dead.
+ */
 import { Hono } from 'hono';
 import { resolve } from 'node:path';
 import type { AppEnv } from '../http/context.ts';

@@ -1,3 +1,8 @@
+/**
+ * The type of a request's context: what the runtime's server gives each request, and what one
+ * step of the request's frame hands the steps after it (the grant, the shapefile, the signal),
+ * declared once so that the compiler checks every step that reads what an earlier one set.
+ */
 import type { KeyGrant } from '../auth/keys.ts';
 import type { Format } from '../params/fields.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';

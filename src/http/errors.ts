@@ -1,3 +1,8 @@
+/**
+ * How a failure becomes an answer, wherever it was thrown (docs/decisions.md, "Errors"): an
+ * error with a status becomes the envelope, or /ogc's exception through the same handler;
+ * anything else a 500 that names no internals, logged with the TraceId a client will quote.
+ */
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { ServiceError } from '../errors.ts';

@@ -1,3 +1,9 @@
+/**
+ * Answers to requests the runtime's HTTP parser refused (a URL or header block too large), which
+ * never reach the app: an envelope with a TraceId all the same (docs/decisions.md, "Errors").
+ * Only Node's adapter calls it (runtime/node.ts): Deno lets such requests through to the app,
+ * and Bun's parser answers them itself (README.md, "Runtimes").
+ */
 import { reasonPhrase } from '../envelope/model.ts';
 import { createTraceId } from '../envelope/trace-id.ts';
 import type { Format } from '../params/fields.ts';

@@ -1,3 +1,8 @@
+/**
+ * The one cancellation signal of each request (docs/decisions.md, "Cost, load and cancellation"):
+ * it fires when the client leaves or the time budget is spent, every stage of the work stops on
+ * it (ARCHITECTURE.md, "Cross-cutting concerns"), and it tells /metrics which of the two it was.
+ */
 import { setMaxListeners } from 'node:events';
 import type { MiddlewareHandler } from 'hono';
 import { OverloadedError, withoutStack } from '../errors.ts';

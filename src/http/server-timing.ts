@@ -1,3 +1,8 @@
+/**
+ * Server-Timing on the operations' answers (docs/configuration.md, "HTTP, logs and metrics"):
+ * where a request's time went, stage by stage, the workers' stages included, for browsers'
+ * developer tools and `npm run bench`. Off by default: it tells anyone how long each step takes.
+ */
 import type { MiddlewareHandler } from 'hono';
 import { addStages, startStopwatch, type RequestTiming, type Stopwatch } from '../stages.ts';
 import type { AppEnv } from './context.ts';

@@ -1,3 +1,8 @@
+/**
+ * Files of ours served as they are (the playground's, /docs's Swagger UI): read once when the
+ * routes are made, so that no request reads the disk, and at fixed paths, so that no request
+ * names a file.
+ */
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import type { AppEnv } from './context.ts';

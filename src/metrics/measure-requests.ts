@@ -1,3 +1,8 @@
+/**
+ * The counting step of /metrics (README.md, "Health and metrics"): every answer by route
+ * pattern, status and key name, refusals and cancellations by reason, never a key or anything
+ * else a client sent as a label. Outermost, so that the 401s and 503s of the steps within count.
+ */
 import type { MiddlewareHandler } from 'hono';
 import { RefusedError } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';

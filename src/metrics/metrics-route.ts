@@ -1,3 +1,8 @@
+/**
+ * GET /metrics for Prometheus (README.md, "Health and metrics"): without a key, as the probes,
+ * and not mounted at all with `"metrics": false`, for a server whose /metrics should not face
+ * the world.
+ */
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import type { ServiceMetrics } from './service-metrics.ts';

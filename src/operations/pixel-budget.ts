@@ -1,3 +1,8 @@
+/**
+ * The pixel budget of images and maps (docs/decisions.md, "Images for screens and caches"):
+ * known from the parameters alone (size, scale, the number of images), so it is checked on the
+ * main thread before any job runs, and a request for too many pixels costs no worker anything.
+ */
 import { BadRequestError } from '../errors.ts';
 import type { ImageSize } from '../params/fields.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * The main thread's side of the `where=` selection of images and maps: a worker scans the `.dbf`,
+ * and here its ids become the request's fid list, or the 404 of nothing matching, or the 400 of
+ * too much, before anything is drawn (docs/decisions.md, "Browsing and selecting").
+ */
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { featureList, wholeFeatures, type FeatureList, type FeatureRef } from '../params/fid.ts';

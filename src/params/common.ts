@@ -1,3 +1,8 @@
+/**
+ * The parameters images and maps both take, with the same names, defaults and rules
+ * (docs/decisions.md, "Parameter values"), declared once so that the two operations cannot drift
+ * apart on what `size`, `buffer` or `where` mean.
+ */
 import type { z } from 'zod';
 import {
   fieldListParam,

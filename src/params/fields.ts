@@ -1,3 +1,8 @@
+/**
+ * The builders every query parameter is made with (ARCHITECTURE.md, "Where a change goes"): one
+ * set of words per kind of value for its check, its 400 and its entry in the API description, so
+ * that the three never disagree. A new builder only for a new kind of value.
+ */
 import { z } from 'zod';
 import type { Rgba } from '../svg/style.ts';
 import { parseColour } from './colour.ts';

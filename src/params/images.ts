@@ -1,3 +1,8 @@
+/**
+ * The images operation's query (docs/api.md, "The images operation"): its fields, with the
+ * defaults the API description shows (test/docs.test.ts holds that page's tables to them), and
+ * the request the operation runs, a theme resolved into its style.
+ */
 import { z } from 'zod';
 import type { DrawStyle } from '../svg/style.ts';
 import { commonFields, readCommon, type RequestLimits } from './common.ts';

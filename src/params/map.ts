@@ -1,3 +1,8 @@
+/**
+ * The map operation's query (docs/api.md, "The map operation"): its fields, with the defaults
+ * the API description shows, and the request the operation runs. Maps take no theme: their
+ * style is the line colour and width, over a translucent fill of the same colour.
+ */
 import { z } from 'zod';
 import { CULTURES, MAP_TYPES } from '../plugin-contract/basemap-plugin.ts';
 import { MAX_ZOOM, MIN_ZOOM } from '../projection/web-mercator.ts';

@@ -1,3 +1,9 @@
+/**
+ * The images operation's style parameters and the rules that resolve them into a DrawStyle
+ * (docs/decisions.md, "Drawing an image"), shared with theme files, which set the same names.
+ * Read apart from the schema, so that a parameter another turns off (bgAngle without both
+ * colours, the grid's without grid=1) is ignored, never refused.
+ */
 import type { z } from 'zod';
 import type { DrawStyle, Rgba } from '../svg/style.ts';
 import { colourParam, givenReader, integerParam, switchParam, withDefault } from './fields.ts';

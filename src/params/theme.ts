@@ -1,3 +1,8 @@
+/**
+ * What a theme is once read, and what `theme=` picks (docs/configuration.md, "Themes"). Declared
+ * in params/, not in themes/, which reads the files: the parameters need it to validate
+ * requests, and params/ must not import themes/ (ARCHITECTURE.md, "Code map").
+ */
 import type { Rgba } from '../svg/style.ts';
 import type { ClassifyMethod } from '../thematic/methods.ts';
 import type { StyleSettings } from './style.ts';

@@ -1,3 +1,8 @@
+/**
+ * The space an image is drawn in (docs/decisions.md, "Drawing an image"): a projected CRS as it
+ * is, longitude/latitude in Web Mercator so that shapes look as they do on maps, and however
+ * absurd the coordinates, finite, so that the fit after it never overflows.
+ */
 import { mapVertices, type Shape } from '../geometry/shape.ts';
 import { writeWebMercator } from './web-mercator.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * The fit rule of images (docs/decisions.md, "Drawing an image"): the drawing space into pixels
+ * at one uniform scale, centred, less `buffer` on every side. Maps place features by their view
+ * instead (map/view.ts), which makes the same PixelTransform.
+ */
 import type { BBox } from '../geometry/types.ts';
 
 /**

@@ -1,3 +1,8 @@
+/**
+ * An SVG to the bytes of its PNG, on a drawing worker: resvg draws the pixels and our encoder
+ * (png.js; a palette PNG when the colours are few) writes them, since resvg's own asPng()
+ * compresses hard and costs several times the rendering. Every picture's pixels come from here.
+ */
 import { collectBeforeNativeAllocation } from './collect-garbage.js';
 import { encodeIndexedPng, encodePng, scanlineBuffer } from './png.js';
 import { indexColours } from './palette.ts';

@@ -1,3 +1,8 @@
+/**
+ * GET /REST/v1/shapefiles/images (docs/api.md, "The images operation"): its steps in the order
+ * a client meets their answers (the parameters, 400; the key's access to the shapefile, 404; the
+ * client's copy, 304), then the work (operations/images.ts) and the envelope's Copyright.
+ */
 import { Hono } from 'hono';
 import { cachedPicture } from '../caching/picture-caching.ts';
 import { copyrightOf, dataAttribution } from '../envelope/copyright.ts';

@@ -1,3 +1,8 @@
+/**
+ * GET /REST/v1/shapefiles/map (docs/api.md, "The map operation"): the same steps as images, with
+ * the basemap's providers in the map's ETag; a map a fallback provider drew is not cached, since
+ * its ETag names the configured provider's picture.
+ */
 import { Hono } from 'hono';
 import { basemapIdentity } from '../caching/basemap-identity.ts';
 import { MAP_TYPES } from '../plugin-contract/basemap-plugin.ts';

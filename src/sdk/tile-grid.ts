@@ -1,3 +1,8 @@
+/**
+ * For the plugin SDK (plugins/README.md, "The contract"): which tiles cover a map's view and
+ * where each goes on the image, the arithmetic every tile basemap needs (xyz, pmtiles), written
+ * once with its antimeridian wrap and over-zoom, so that no plugin gets them wrong its own way.
+ */
 import { TILE_SIZE } from '../projection/web-mercator.ts';
 import type { MapView } from '../plugin-contract/basemap-plugin.ts';
 

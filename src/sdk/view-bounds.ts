@@ -1,3 +1,7 @@
+/**
+ * For the plugin SDK (plugins/README.md, "The contract"): a map's view as a box in Web Mercator
+ * metres, for providers that ask their server for a box rather than tiles (wms's GetMap).
+ */
 import { worldPixelToMetres } from '../projection/web-mercator.ts';
 import type { MapView } from '../plugin-contract/basemap-plugin.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * Everything the app is given (app-services.ts), made once at start-up: the data source or
+ * folder, the worker pools, the themes, the basemap plugins, the keys and the store of their
+ * limits. The app itself opens nothing; what was opened is closed again by close().
+ */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';

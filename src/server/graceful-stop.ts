@@ -1,3 +1,8 @@
+/**
+ * How the server stops on SIGTERM (systemd, a container's stop) or Ctrl-C: no new connections,
+ * every request in progress answered or given its 503 within its budget, then the worker pools
+ * and plugins closed, so that a restart or a deploy drops no answer.
+ */
 import type { Logger } from 'pino';
 import type { Listener } from '../runtime/runtime.ts';
 

@@ -1,4 +1,9 @@
 #!/usr/bin/env node
+/**
+ * Node's entry point (README.md, "Runtimes"): `npm start` reaches it through start.js, which
+ * registers tsx's loader first in a clone. Started by hand, run it with `node --single-threaded-gc`
+ * (the flag cannot be set at run time). One file per runtime: each loads only its own adapter.
+ */
 import { nodeRuntime } from '../runtime/node.ts';
 import { runServer } from './run-server.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * SIGHUP's reload (docs/configuration.md, "Reloading"): only the keys and the log level change
+ * in a running server, for the requests that come next; everything else is built in at
+ * start-up, so a change to it is logged by name and waits for a restart.
+ */
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { KeyRing } from '../auth/keys.ts';

@@ -1,3 +1,8 @@
+/**
+ * What every entry point runs, written once for Node, Deno and Bun (README.md, "Runtimes"): the
+ * command line, the configuration, the services, the start-up lines, then a graceful stop on
+ * SIGINT and SIGTERM and a reload on SIGHUP. The entry points only pick the runtime's adapter.
+ */
 import { pino } from 'pino';
 import type { Services } from '../app-services.ts';
 import { buildApp } from '../app.ts';
@@ -117,9 +122,13 @@ const DEMO_KEY_REMOVED =
 const NO_KEY_IN_FORCE =
   'no keys are configured now, and this server, started with keys, has no start-up key: every request is refused (401) until keys are configured again or the server restarts';
 
-/** The examples the Try lines name, looked for within a request's time; none when the search fails (a remote source that does not answer yet). */
+/**
+ * The examples the Try lines name, looked for within a request's time; none when the search
+ * fails. None from a remote source either: checking them reads the files' records and rows
+ * (a feature count reads a whole .dbf), which a start-up must not cost a bucket.
+ */
 async function examplesFor(services: Services, shapefiles: readonly string[], withinMs: number): Promise<StartUpExamples> {
-  if (shapefiles.length === 0) return {};
+  if (shapefiles.length === 0 || services.source !== undefined) return {};
   const deadline = deadlineSignal(withinMs);
   try {
     return await startUpExamples(services, shapefiles, deadline.signal);

@@ -1,3 +1,9 @@
+/**
+ * The 100-byte main header the `.shp` and the `.shx` share, parsed in one module for both
+ * readers. Kept apart from the record decoder: the main thread sizes what opening a file reads
+ * by it (opening-bytes.ts), and must not load the reading code (ARCHITECTURE.md: records are
+ * decoded on the drawing workers only).
+ */
 import type { BBox } from '../geometry/types.ts';
 import { DamagedShapefileError } from '../errors.ts';
 import { ShapeType } from './types.ts';

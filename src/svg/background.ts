@@ -1,3 +1,8 @@
+/**
+ * What lies under an image's features: the background (a colour, or a gradient along an angle)
+ * and the grid (docs/decisions.md, "Drawing an image"), written into the SVG, so that format=svg
+ * shows them exactly as the PNG does.
+ */
 import { paint, stopPaint } from './paint.ts';
 import type { Background, Grid } from './style.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * The features as SVG paths, written by d3-geo's path writer and filled as GDAL fills them
+ * (docs/decisions.md, "Drawing an image"): each record's polygons as their union, holes open,
+ * and a styled picture's own colours feature by feature.
+ */
 import { geoPath } from 'd3-geo';
 import type { Position } from 'geojson';
 import type { Shape } from '../geometry/shape.ts';

@@ -1,3 +1,8 @@
+/**
+ * Colours as SVG paint attributes, one way for features, labels, legends and plugins (the SDK
+ * exports it): the colour as `#rrggbb` with its alpha in an opacity attribute of its own, and a
+ * fully transparent paint as `none`, so that nothing invisible is drawn.
+ */
 import type { Rgba } from './style.ts';
 
 /** `#rrggbb`; the alpha goes into a separate opacity attribute. */

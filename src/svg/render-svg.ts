@@ -1,3 +1,7 @@
+/**
+ * The SVG document of one image, layer by layer: both what resvg rasterizes into the PNG and
+ * what format=svg answers, so that the two cannot differ; in CSS pixels whatever the scale.
+ */
 import type { Shape } from '../geometry/shape.ts';
 import { backgroundSvg, gridSvg } from './background.ts';
 import { featuresSvg } from './features.ts';

@@ -1,3 +1,8 @@
+/**
+ * The themes folder read at start-up (docs/configuration.md, "Themes"): synchronous and
+ * throwing, so that a theme file that does not validate stops the server naming the file and
+ * the field, rather than a request finding out (docs/decisions.md, "Themes").
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Theme } from '../params/theme.ts';

@@ -1,3 +1,8 @@
+/**
+ * Themes that extend others, merged once at start-up (docs/configuration.md, "Themes"): a
+ * request looks up a finished theme, and a duplicate name, an unknown base or a cycle of bases
+ * stops the start-up naming the file.
+ */
 import type { StyleSettings } from '../params/style.ts';
 import type { Theme } from '../params/theme.ts';
 import type { ThemeFile } from './theme-file.ts';

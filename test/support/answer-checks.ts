@@ -39,7 +39,9 @@ export async function checkAnswer(request: GeneratedRequest, outcome: RawOutcome
   const text = body.toString('utf8');
 
   if (!sensibleStatus(request, status, context)) problems.push(`status ${status} is not one this request may get`);
-  if (text.includes(context.key) || body.toString('latin1').includes(context.key)) problems.push('the body quotes the key');
+  const type = String(headers['content-type'] ?? '');
+  // Read as UTF-8 and as bytes (latin1): a key cut by broken UTF-8 around it must show too.
+  if ([text, body.toString('latin1')].some((read) => quotesKey(request, type, read, context.key))) problems.push('the body quotes the key');
   if (Object.values(headers).some((value) => String(value).includes(context.key))) problems.push('a header quotes the key');
   if (status === 503 && headers['retry-after'] === undefined) problems.push('a 503 without Retry-After');
   if (status === 405 && headers.allow === undefined) problems.push('a 405 without Allow');
@@ -54,6 +56,16 @@ export async function checkAnswer(request: GeneratedRequest, outcome: RawOutcome
   }
   problems.push(...(await documentProblems(request, status, headers, body)));
   return problems;
+}
+
+/**
+ * Whether the body writes the key anywhere but where docs/ogc.md ("In a browser") lets it ride:
+ * in the links (href, src) of an /ogc page whose own address brought the key in its query.
+ */
+function quotesKey(request: GeneratedRequest, type: string, text: string, key: string): boolean {
+  const linksMayCarryIt = type.startsWith('text/html') && isOgcTarget(request) && request.keyPlacement === 'query';
+  const outsideLinks = linksMayCarryIt ? text.replace(/\b(?:href|src)="[^"]*"/g, '') : text;
+  return outsideLinks.includes(key);
 }
 
 function sensibleStatus(request: GeneratedRequest, status: number, context: CheckContext): boolean {
@@ -104,6 +116,8 @@ async function documentProblems(request: GeneratedRequest, status: number, heade
   const type = String(headers['content-type'] ?? '');
   // Refused before the app saw it: the runtime's envelope, whatever the path.
   if (status === 414 || status === 431) return envelopeProblems(status, type, body, headers);
+  // A browser without a valid key gets a page saying how to give one (docs/ogc.md, "In a browser").
+  if (status === 401 && isOgcTarget(request) && type.startsWith('text/html')) return ogcPageProblems(request, body);
   if (status !== 200) return isOgcTarget(request) ? ogcExceptionProblems(status, type, body) : envelopeProblems(status, type, body, headers);
   switch (request.route) {
     case 'images':

@@ -1,3 +1,8 @@
+/**
+ * The world-countries package, required in one place (it is CommonJS) for the two that read it:
+ * the embedded basemap's Dutch country names (countries.ts) and the sample-data scripts
+ * (scripts/lib/), which build their shapefiles from the same countries.
+ */
 import { createRequire } from 'node:module';
 import type { Countries } from 'world-countries';
 
