@@ -99,6 +99,8 @@ describe('the first hour: the printed URLs in a browser', () => {
       (input as HTMLInputElement).value = right;
       input.dispatchEvent(new Event('change', { bubbles: true }));
     }, key);
+    // renderShown waits for a render under way to end: first, that the page has begun one.
+    await page.waitForFunction(() => /…$|^\d+ image\(s\)/.test(document.querySelector('#render-status')?.textContent ?? ''));
     await renderShown(page);
     expect(await page.$eval('#key-status', (status) => status.textContent)).toBe('');
     await page.close();
