@@ -14,13 +14,13 @@ import type { Revocations } from './limits/revocations.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';
 import type { Theme } from './params/theme.ts';
 import type { DataSource } from './plugin-contract/data-source-plugin.ts';
-import type { DataFolder } from './shapefile/data-folder.ts';
+import type { ShapefileCatalog } from './shapefile/shapefile-catalog.ts';
 import type { CatalogHealth } from './sources/source-catalog.ts';
 
 /** Everything the app needs, made at start-up (server/create-services.ts); the app itself does no I/O setup. */
 export interface Services {
   config: Config;
-  catalog: DataFolder;
+  catalog: ShapefileCatalog;
   /** The remote data source the catalog lists (HTTP, S3, a plugin's); absent for a local folder. */
   source?: DataSource;
   /** With `source`: what its catalog left out and what failed (/ready). */

@@ -137,7 +137,7 @@ const LAYERS = [
   'src/workers/',
   'src/job-context/',
   'src/drawing/',
-  'src/features/',
+  'src/ogc-jobs/',
   'src/basemap/',
   'src/sdk/',
   'plugins/',
@@ -269,10 +269,10 @@ describe('the import graph', () => {
 });
 
 describe('the folders', () => {
-  it("keep the jobs of images and maps (drawing/) and /ogc's (features/) apart: neither imports the other", () => {
+  it("keep the jobs of images and maps (drawing/) and /ogc's (ogc-jobs/) apart: neither imports the other", () => {
     const crossings = [...unitImports]
-      .filter(([from]) => from === 'src/drawing/' || from === 'src/features/')
-      .flatMap(([from, arrows]) => [...arrows].filter(([to]) => to !== from && (to === 'src/drawing/' || to === 'src/features/')).flatMap(([, imports]) => imports));
+      .filter(([from]) => from === 'src/drawing/' || from === 'src/ogc-jobs/')
+      .flatMap(([from, arrows]) => [...arrows].filter(([to]) => to !== from && (to === 'src/drawing/' || to === 'src/ogc-jobs/')).flatMap(([, imports]) => imports));
     expect(crossings).toEqual([]);
   });
 

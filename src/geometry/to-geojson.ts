@@ -1,6 +1,6 @@
 /**
  * Shapes as GeoJSON geometry, the form both d3-geo's path writer (svg/features.ts) and /ogc's
- * features (features/geojson-feature.ts) take: one conversion, so that a feature's SVG and its
+ * features (ogc-jobs/geojson-feature.ts) take: one conversion, so that a feature's SVG and its
  * GeoJSON drop the same empty parts and close the same rings.
  */
 import type { Position } from 'geojson';

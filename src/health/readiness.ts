@@ -13,7 +13,7 @@ import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { DrawingPool } from '../jobs/drawing-pool.ts';
 import type { SharedStoreHealth } from '../limits/limit-store.ts';
 import { ServiceError } from '../errors.ts';
-import type { DataFolder } from '../shapefile/data-folder.ts';
+import type { ShapefileCatalog } from '../shapefile/shapefile-catalog.ts';
 import { deadlineSignal } from '../cancellation/deadline-signal.ts';
 import type { CatalogHealth } from '../sources/source-catalog.ts';
 
@@ -38,7 +38,7 @@ export interface ReadinessSources {
   /** The data folder's resolved path. */
   dataDir: string;
   /** The remote data source, in place of the folder: its catalog must list, and says what it left out. */
-  source?: { describe(): string; catalog: DataFolder; health(): CatalogHealth };
+  source?: { describe(): string; catalog: ShapefileCatalog; health(): CatalogHealth };
   drawing: Pick<DrawingPool, 'workers' | 'stats'>;
   basemaps: Pick<BasemapRegistry, 'failingTypes'>;
   /**
@@ -115,7 +115,7 @@ const SOURCE_TIMEOUT_MS = 5000;
  * second costs a store no listing of its own; what is wrong is the source's own reason, which
  * names no secret (a ServiceError's message).
  */
-function sourceCheck(description: string, catalog: DataFolder): Promise<string> {
+function sourceCheck(description: string, catalog: ShapefileCatalog): Promise<string> {
   const list = () => {
     const deadline = deadlineSignal(SOURCE_TIMEOUT_MS);
     return catalog

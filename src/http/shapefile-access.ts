@@ -9,7 +9,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { KeyGrant } from '../auth/keys.ts';
 import { echo, NotFoundError } from '../errors.ts';
-import type { DataFolder } from '../shapefile/data-folder.ts';
+import type { ShapefileCatalog } from '../shapefile/shapefile-catalog.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import type { AppEnv } from './context.ts';
 
@@ -17,7 +17,7 @@ import type { AppEnv } from './context.ts';
  * The files of shapefile `name`; undefined when the folder has none or the key may not see it.
  * The caller says the 404 in its own words (an image's parameter, an /ogc collection's path).
  */
-export async function visibleShapefile(catalog: DataFolder, name: string, grant: KeyGrant, signal?: AbortSignal): Promise<ShapefileFiles | undefined> {
+export async function visibleShapefile(catalog: ShapefileCatalog, name: string, grant: KeyGrant, signal?: AbortSignal): Promise<ShapefileFiles | undefined> {
   return maySee(grant, name) ? await catalog.find(name, signal) : undefined;
 }
 
@@ -45,11 +45,11 @@ export interface VisibleShapefilesPage {
  * (sources/source-catalog.ts), which reads their opening bytes and leaves out a file the source
  * refuses. A local folder has no such step: its files are opened by the workers themselves.
  */
-interface CheckingCatalog extends DataFolder {
+interface CheckingCatalog extends ShapefileCatalog {
   check(shapefiles: readonly ShapefileFiles[], signal: AbortSignal | undefined): Promise<{ passed: ShapefileFiles[]; refused: string[] }>;
 }
 
-function checksPages(catalog: DataFolder): catalog is CheckingCatalog {
+function checksPages(catalog: ShapefileCatalog): catalog is CheckingCatalog {
   return typeof (catalog as Partial<CheckingCatalog>).check === 'function';
 }
 
@@ -60,7 +60,7 @@ function checksPages(catalog: DataFolder): catalog is CheckingCatalog {
  * (docs/decisions.md, "At size"); of the others, only the names are held. A file listed but gone by
  * its look-up, or one the source refuses to read, is left out of the page, and still counted.
  */
-export async function visibleShapefilesPage(catalog: DataFolder, grant: KeyGrant, { offset, limit }: PageRange, signal?: AbortSignal): Promise<VisibleShapefilesPage> {
+export async function visibleShapefilesPage(catalog: ShapefileCatalog, grant: KeyGrant, { offset, limit }: PageRange, signal?: AbortSignal): Promise<VisibleShapefilesPage> {
   const names = await catalog.names(signal);
   const visible = grant.shapefiles === undefined ? names : names.filter((name) => maySee(grant, name));
   const found = await Promise.all(visible.slice(offset, offset + limit).map((name) => catalog.find(name, signal)));
@@ -74,7 +74,7 @@ export async function visibleShapefilesPage(catalog: DataFolder, grant: KeyGrant
  * The access step of a route whose validated query names the shapefile in `file`: hands its
  * files on as `shapefile`; 404 when there is none, or the key may not see it (one sentence for both).
  */
-export function requireShapefile(catalog: DataFolder): MiddlewareHandler<AppEnv, string, { out: { query: { file: string } } }> {
+export function requireShapefile(catalog: ShapefileCatalog): MiddlewareHandler<AppEnv, string, { out: { query: { file: string } } }> {
   return async (c, next) => {
     const { file } = c.req.valid('query');
     const files = await visibleShapefile(catalog, file, c.get('grant'), c.get('signal'));

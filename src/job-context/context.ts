@@ -1,6 +1,6 @@
 /**
  * What every job on a drawing worker is started with and works with, whatever its kind
- * (drawing/ and features/ alike): one place, below both, so that neither imports the other.
+ * (drawing/ and ogc-jobs/ alike): one place, below both, so that neither imports the other.
  */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import type { Lap } from '../stages.ts';

@@ -3,7 +3,7 @@
  * filter is compiled against the file's fields, then the `.dbf` is read in one pass with
  * only the fields it names (no geometry), or, when ids are listed, only those rows are read.
  * One copy for both its users: `where=` on images and maps (drawing/select-features.ts) and
- * /ogc's `filter` (features/feature-selection.ts).
+ * /ogc's `filter` (ogc-jobs/feature-selection.ts).
  */
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { compileFilter } from '../filter/index.ts';

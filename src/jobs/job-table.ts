@@ -3,7 +3,7 @@
  * answers. The pool's run() (drawing-pool.ts) and the worker's handlers (worker.ts) are both
  * typed from this table, so a caller and the handler it reaches cannot disagree on a kind's
  * name or on the shape of what crosses between the threads. A new job: its handler in the
- * folder it belongs to (drawing/, features/), a row here, and the compiler asks for the rest.
+ * folder it belongs to (drawing/, ogc-jobs/), a row here, and the compiler asks for the rest.
  */
 import type { ClassifyJob } from '../drawing/classify-features.ts';
 import type { ImageJob } from '../drawing/draw-image.ts';
@@ -13,7 +13,7 @@ import type { DrawnLegend, LegendJob } from '../drawing/draw-legend.ts';
 import type { MapFeatures, MapFeaturesJob } from '../drawing/map-features.ts';
 import type { InViewQuery, RecordsInView } from '../drawing/records-in-view.ts';
 import type { SelectJob } from '../drawing/select-features.ts';
-import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from '../features/feature-items.ts';
+import type { CollectionsJob, DescribedCollections, ItemFeature, ItemJob, ItemsJob, ItemsPage } from '../ogc-jobs/feature-items.ts';
 import type { DrawingContext } from '../job-context/context.ts';
 import type { Matches } from '../job-context/matching-features.ts';
 import type { Classification } from '../thematic/classification.ts';

@@ -1,7 +1,7 @@
 /**
  * A drawing worker thread: everything that touches a shapefile's bytes or an image's
  * pixels runs here, off the event loop. Each kind of job (job-table.ts) goes to its handler
- * in drawing/ or features/. Each worker keeps its own open shapefiles and feature cache.
+ * in drawing/ or ogc-jobs/. Each worker keeps its own open shapefiles and feature cache.
  */
 import { loadRasterizer } from '../raster/resvg.js';
 import { startStopwatch } from '../stages.ts';
@@ -11,7 +11,7 @@ import { openWorkerShapefiles } from '../job-context/worker-data.ts';
 import { drawImage } from '../drawing/draw-image.ts';
 import { drawMap } from '../drawing/draw-map.ts';
 import { drawLegend } from '../drawing/draw-legend.ts';
-import { describeCollections, featureItem, featureItems } from '../features/feature-items.ts';
+import { describeCollections, featureItem, featureItems } from '../ogc-jobs/feature-items.ts';
 import { mapFeatures } from '../drawing/map-features.ts';
 import { mapInView } from '../drawing/map-in-view.ts';
 import { selectFeatures } from '../drawing/select-features.ts';

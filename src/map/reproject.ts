@@ -7,7 +7,7 @@ import { StepPacer, type Checkpoint } from '../cancellation/checkpoint.ts';
 import { mapVertices, type Shape } from '../geometry/shape.ts';
 import type { ShapePacker, VertexWriter } from '../geometry/packed-shapes.ts';
 import type { BBox } from '../geometry/types.ts';
-import { sampledEnvelope } from '../projection/sampled-envelope.ts';
+import { sampledBounds } from '../projection/sampled-bounds.ts';
 import { HALF_WORLD, toLonLat, writeWebMercator } from '../projection/web-mercator.ts';
 import { fromWgs84, toWgs84 } from '../shapefile/crs.ts';
 import type { Crs } from '../shapefile/types.ts';
@@ -89,7 +89,7 @@ function unplaced(file: string, fid: number): DamagedShapefileError {
  */
 export function bboxToMercator(box: BBox, toMercator: ToMercator): BBox {
   const out = new Float64Array(2);
-  const envelope = sampledEnvelope(box, (x, y) => {
+  const envelope = sampledBounds(box, (x, y) => {
     toMercator(x, y, out, 0);
     return out;
   });
@@ -126,7 +126,7 @@ export function clampToWorld(box: BBox): BBox {
 export function mercatorBoxToFile(box: BBox, crs: Crs): BBox | undefined {
   // Without a CRS the file is taken for lon/lat, as everywhere on maps.
   const fromLonLat = fromWgs84(crs) ?? ((lon: number, lat: number) => [lon, lat]);
-  return sampledEnvelope(box, (x, y) => {
+  return sampledBounds(box, (x, y) => {
     const { lon, lat } = toLonLat({ x, y });
     return fromLonLat(lon, lat);
   });

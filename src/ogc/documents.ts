@@ -2,7 +2,7 @@
  * The JSON documents of /ogc that describe rather than carry features: landing page,
  * conformance, collections and their queryables (OGC API – Features Parts 1 and 3).
  */
-import type { CollectionFacts } from '../features/feature-items.ts';
+import type { CollectionFacts } from '../ogc-jobs/feature-items.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { AttributeType } from '../shapefile/dbf.ts';
 import { collectionHref, DRAFT_QUERYABLES_REL, MEDIA_TYPES, ogcBase, QUERYABLES_REL, requestHref, type Link } from './links.ts';

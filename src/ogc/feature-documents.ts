@@ -4,7 +4,7 @@
  * here, and joined to it as bytes, so the event loop never parses or writes geometry.
  */
 import { Buffer } from 'node:buffer';
-import type { ItemsPage } from '../features/feature-items.ts';
+import type { ItemsPage } from '../ogc-jobs/feature-items.ts';
 import type { Link } from './links.ts';
 
 const encoder = new TextEncoder();

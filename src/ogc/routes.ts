@@ -6,7 +6,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { setCacheControl } from '../caching/cache-control.ts';
-import type { CollectionFacts, DescribedCollection } from '../features/feature-items.ts';
+import type { CollectionFacts, DescribedCollection } from '../ogc-jobs/feature-items.ts';
 import { NotFoundError, ServiceError } from '../errors.ts';
 import { reserveAnswer } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';

@@ -7,7 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { Services } from '../app-services.ts';
-import type { CollectionFacts } from '../features/feature-items.ts';
+import type { CollectionFacts } from '../ogc-jobs/feature-items.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 
 export interface StartUpExamples {

@@ -7,6 +7,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { FileSetPaths, ShapefileFiles } from './file-set.ts';
+import type { ShapefileCatalog } from './shapefile-catalog.ts';
 import { recentReadings } from './recent-readings.ts';
 import { abortable } from '../cancellation/abortable.ts';
 
@@ -39,24 +40,12 @@ export function groupFileSets(root: string, fileNames: readonly string[]): Map<s
 }
 
 /**
- * A request waits on its folder with its own signal: what it waits for (a listing, a stat) may
- * be shared with other requests and run on, but the request stops waiting when its client goes
- * or its time is up, with the signal's reason (a 503 naming the time budget).
- */
-export interface DataFolder {
-  /** The shapefile named `name` (any case); undefined when the folder has none. */
-  find(name: string, signal?: AbortSignal): Promise<ShapefileFiles | undefined>;
-  /** Names of every shapefile in the folder, as spelled on disk, sorted. */
-  names(signal?: AbortSignal): Promise<readonly string[]>;
-}
-
-/**
  * The shapefiles of folder `root`, looked at again when its modification time moves. One
  * look at that time stands for `lookAgainAfterMs` (configuration `fileCheckMs`), except for a
  * name not listed, which is looked for at once: a file copied in is served at once. A file
  * removed is found missing by the worker that opens it (404) until the next look.
  */
-export function createDataFolder(root: string, lookAgainAfterMs = 0): DataFolder {
+export function createDataFolder(root: string, lookAgainAfterMs = 0): ShapefileCatalog {
   let sets = new Map<string, ShapefileFiles>();
   let scannedAt = -Infinity;
   let scannedMtime = NaN;

@@ -1,5 +1,5 @@
 /**
- * The catalog of a remote data source, as the main thread serves it (the same DataFolder a
+ * The catalog of a remote data source, as the main thread serves it (the same ShapefileCatalog a
  * local folder gives, data-folder.ts): the source's listing grouped into shapefiles, each
  * file with the size and version the listing gives it. The listing is the one request that
  * versions every file (issue 29: a HEAD per file per `fileCheckMs` took a bucket of 3,000
@@ -23,7 +23,8 @@ import { abortable } from '../cancellation/abortable.ts';
 import { deadlineSignal } from '../cancellation/deadline-signal.ts';
 import { OverloadedError } from '../errors.ts';
 import type { DataSource, SourceEntry, SourceStat } from '../plugin-contract/data-source-plugin.ts';
-import { groupFileSets, type DataFolder } from '../shapefile/data-folder.ts';
+import { groupFileSets } from '../shapefile/data-folder.ts';
+import type { ShapefileCatalog } from '../shapefile/shapefile-catalog.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { FILE_KINDS, type FileKind } from '../shapefile/file-kinds.ts';
 import { isPlainName } from './json-catalog.ts';
@@ -49,7 +50,7 @@ export interface CatalogHealth {
   readProblem: string | undefined;
 }
 
-export interface SourceCatalog extends DataFolder {
+export interface SourceCatalog extends ShapefileCatalog {
   health(): CatalogHealth;
   /** A page's shapefiles checked before they are described: their opening bytes read, those the source refuses left out (openings.ts). */
   check: Openings['check'];

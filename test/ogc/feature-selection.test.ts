@@ -4,7 +4,7 @@
  */
 import { utimesSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { featureSelection, listedFeatures, matchCount, pageOf, type FeatureSelection } from '../../src/features/feature-selection.ts';
+import { featureSelection, listedFeatures, matchCount, pageOf, type FeatureSelection } from '../../src/ogc-jobs/feature-selection.ts';
 import { toWgs84 } from '../../src/shapefile/crs.ts';
 import { createDataFolder } from '../../src/shapefile/data-folder.ts';
 import type { OpenShapefile } from '../../src/shapefile/file-set.ts';

@@ -3,7 +3,7 @@
  * shows only the type, and its features are the one thing the event loop parses.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { featureItem, featureItems, type ItemFeature, type ItemsPage } from '../../src/features/feature-items.ts';
+import { featureItem, featureItems, type ItemFeature, type ItemsPage } from '../../src/ogc-jobs/feature-items.ts';
 import { createDataFolder } from '../../src/shapefile/data-folder.ts';
 import { removeTempDirs } from '../support/temp-dir.ts';
 import { fixturesOnTestThread } from './support.ts';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { boxToLonLat } from '../../src/features/lon-lat-box.ts';
+import { boxToLonLat } from '../../src/ogc-jobs/lon-lat-box.ts';
 import { crsFromPrj } from '../../src/shapefile/crs.ts';
 import { startServer } from '../support/server.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';

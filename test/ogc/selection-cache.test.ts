@@ -5,7 +5,7 @@
  * (the cheapest to send) must not grow the heap past the bound.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { featureSelection, SELECTION_CACHE_BYTES } from '../../src/features/feature-selection.ts';
+import { featureSelection, SELECTION_CACHE_BYTES } from '../../src/ogc-jobs/feature-selection.ts';
 import { MAX_FILTER_LENGTH } from '../../src/filter/index.ts';
 import { toWgs84 } from '../../src/shapefile/crs.ts';
 import { createDataFolder } from '../../src/shapefile/data-folder.ts';

@@ -37,7 +37,7 @@
  * Cost. GDAL tests each counter-clockwise ring against every larger one, and each test
  * scans the candidate's vertices: quadratic in rings and in vertices. Here the rings are
  * taken from the last sorted to the first, with the envelopes of the clockwise rings sorted
- * before the current one in a priority k-d tree (envelope-heap.ts) that offers those
+ * before the current one in a priority k-d tree (box-heap.ts) that offers those
  * containing the ring's envelope one at a time, last sorted first, without looking at the
  * others; the search stops at the first that takes the ring. That is GDAL's own scan with
  * the rings it would skip left out (counter-clockwise ones, and those whose envelope does not
@@ -62,7 +62,7 @@
  */
 import { ringsByDescendingArea } from './area-order.ts';
 import { RingProbe } from './containment.ts';
-import { EnvelopeHeap, NO_ITEM } from './envelope-heap.ts';
+import { BoxHeap, NO_ITEM } from './box-heap.ts';
 import { measureRings, type RingMeasures } from './measures.ts';
 import { noCheckpoint, StepPacer, type Checkpoint } from '../../cancellation/checkpoint.ts';
 
@@ -140,7 +140,7 @@ function enclosingOuterRings(xy: Float64Array, ringStarts: Uint32Array, measures
 class OuterRingSearch {
   /** The clockwise rings in sorted order: item k of the envelope heap is outers[k]. */
   private readonly outers: Uint32Array;
-  private readonly envelopes: EnvelopeHeap;
+  private readonly envelopes: BoxHeap;
 
   constructor(
     private readonly measures: RingMeasures,
@@ -153,7 +153,7 @@ class OuterRingSearch {
     for (let item = 0; item < this.outers.length; item++) {
       for (let k = 0; k < 4; k++) boxes[4 * item + k] = measures.boxes[4 * this.outers[item] + k];
     }
-    this.envelopes = new EnvelopeHeap(boxes, pacer);
+    this.envelopes = new BoxHeap(boxes, pacer);
   }
 
   /** Leaves the clockwise ring sorted last among those left out of the searches that follow (they are for rings sorted before it). */

@@ -3,7 +3,7 @@
  * with its extent and queryables (the fields a filter may name), as pg_featureserv, TiPg and
  * pygeoapi show them to a browser.
  */
-import type { CollectionFacts } from '../../features/feature-items.ts';
+import type { CollectionFacts } from '../../ogc-jobs/feature-items.ts';
 import type { CollectionsPage } from '../documents.ts';
 import type { BBox } from '../../geometry/types.ts';
 import { collectionHref } from '../links.ts';

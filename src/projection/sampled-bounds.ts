@@ -20,7 +20,7 @@ export function edgeSteps(box: BBox): number[] {
  * cannot be placed (a non-finite result): a box left smaller than the truth would let the
  * caller skip what lies in it.
  */
-export function sampledEnvelope(box: BBox, transform: PointTransform): BBox | undefined {
+export function sampledBounds(box: BBox, transform: PointTransform): BBox | undefined {
   const result: BBox = { xmin: Infinity, ymin: Infinity, xmax: -Infinity, ymax: -Infinity };
   let placed = true;
   const add = (x: number, y: number) => {

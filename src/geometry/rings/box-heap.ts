@@ -1,38 +1,38 @@
 /**
- * The envelopes of a record's clockwise rings, arranged to answer what organizePolygons
- * asks of them for each counter-clockwise ring: which of them contain this ring's envelope,
+ * The boxes of a record's clockwise rings, arranged to answer what organizePolygons
+ * asks of them for each counter-clockwise ring: which of them contain this ring's box,
  * from the highest item (the ring sorted last) down, one at a time, so that the search can
- * stop at the first ring that takes the ring as a hole however many other envelopes contain
+ * stop at the first ring that takes the ring as a hole however many other boxes contain
  * it (deep nesting, many overlapping outer rings).
  *
- * An envelope contains another when its minX and minY are not above the other's and its maxX
+ * A box contains another when its minX and minY are not above the other's and its maxX
  * and maxY not below: read as the point (−minX, −minY, maxX, maxY), it is at least the
  * other's point in all four coordinates. The points sit in a priority k-d tree: each node
  * holds the highest item of its subtree and the coordinate-wise maximum of the subtree's
  * points (its reach), and splits the other items at the median of one coordinate, the four
  * in turn. A subtree whose reach falls short of the query point in some coordinate holds no
- * envelope containing the query and is not entered. A search pops the nodes it may enter
+ * box containing the query and is not entered. A search pops the nodes it may enter
  * highest item first (a binary heap of nodes); every item lies below its node's, so the
- * containing envelopes come out in descending order.
+ * containing boxes come out in descending order.
  *
- * Cost, for m envelopes. Building: a linear-time median split per node, O(m log m). Removing
- * the highest item: O(log m). A search pops, besides the containing envelopes it yields, only
+ * Cost, for m boxes. Building: a linear-time median split per node, O(m log m). Removing
+ * the highest item: O(log m). A search pops, besides the containing boxes it yields, only
  * nodes whose item does not contain the query while their reach dominates it: their subtree
  * has points on both sides of one of the four hyperplanes bounding the query. For nested,
- * overlapping or disjoint envelopes these are a few per level of the tree; whatever the
- * envelopes, no more than the k-d tree bound for a query bounded by four hyperplanes in four
+ * overlapping or disjoint boxes these are a few per level of the tree; whatever the
+ * boxes, no more than the k-d tree bound for a query bounded by four hyperplanes in four
  * dimensions, O(m^(3/4)). Each pop costs O(log m).
  */
 import { placeNth } from '../../structures/nth-element.ts';
 import type { StepPacer } from '../../cancellation/checkpoint.ts';
 
 const DIMENSIONS = 4;
-/** What nextContaining returns when no other envelope contains the box. */
+/** What nextContaining returns when no other box contains the box. */
 export const NO_ITEM = -1;
 const NO_NODE = -1;
 
 /** Items are numbered 0 … m − 1; a higher number is a higher item (sorted later). */
-export class EnvelopeHeap {
+export class BoxHeap {
   /** Per item, four coordinates: −minX, −minY, maxX, maxY. */
   private readonly points: Float64Array;
   /** Per node of the implicit binary tree (children of n: 2n + 1, 2n + 2): its item, or NO_ITEM. */
@@ -84,7 +84,7 @@ export class EnvelopeHeap {
     this.pacer.step(2 * Math.log2(this.itemAt.length + 1));
   }
 
-  /** Starts a search for the items whose envelope contains the box [minX, maxX] × [minY, maxY]; nextContaining yields them. */
+  /** Starts a search for the items whose box contains the box [minX, maxX] × [minY, maxY]; nextContaining yields them. */
   search(minX: number, minY: number, maxX: number, maxY: number): void {
     this.query[0] = -minX;
     this.query[1] = -minY;
@@ -95,7 +95,7 @@ export class EnvelopeHeap {
     this.enter(0);
   }
 
-  /** The next item of the current search, from the highest down, or NO_ITEM when no other envelope contains the box. */
+  /** The next item of the current search, from the highest down, or NO_ITEM when no other box contains the box. */
   nextContaining(): number {
     // The subtree below the item yielded last is opened only now: the first item yielded
     // usually ends the search.
@@ -119,7 +119,7 @@ export class EnvelopeHeap {
     this.enter(2 * node + 2);
   }
 
-  /** Puts the node on the frontier if its subtree may hold an envelope containing the query. */
+  /** Puts the node on the frontier if its subtree may hold a box containing the query. */
   private enter(node: number): void {
     if (node >= this.itemAt.length || this.itemAt[node] === NO_ITEM || !this.dominatesQuery(this.reach, DIMENSIONS * node)) return;
     let at = this.frontierSize++;

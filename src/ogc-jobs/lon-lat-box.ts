@@ -6,7 +6,7 @@
  */
 import { contains, intersection } from '../geometry/bbox.ts';
 import type { BBox } from '../geometry/types.ts';
-import { edgeSteps, sampledEnvelope } from '../projection/sampled-envelope.ts';
+import { edgeSteps, sampledBounds } from '../projection/sampled-bounds.ts';
 import { fromWgs84, toWgs84 } from '../shapefile/crs.ts';
 import type { Crs } from '../shapefile/types.ts';
 
@@ -21,7 +21,7 @@ const WORLD: BBox = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
  */
 export function boxToLonLat(box: BBox, crs: Crs): BBox | undefined {
   const toLonLat = toWgs84(crs);
-  const around = toLonLat && sampledEnvelope(box, toLonLat);
+  const around = toLonLat && sampledBounds(box, toLonLat);
   if (!around) return undefined;
   const north = holdsPole(box, crs, 90);
   const south = holdsPole(box, crs, -90);
@@ -46,7 +46,7 @@ function holdsPole(box: BBox, crs: Crs, latitude: number): boolean {
  */
 export function lonLatBoxInFile(box: BBox, crs: Crs): { outer: BBox; inner?: BBox } | undefined {
   const fromLonLat = fromWgs84(crs);
-  const sampled = fromLonLat && sampledEnvelope(box, fromLonLat);
+  const sampled = fromLonLat && sampledBounds(box, fromLonLat);
   if (!sampled) return undefined;
   if (!crs.proj4) return { outer: sampled, inner: sampled };
   // Widened by rounding's worth: a record on the edge of `box` must not fall out of it by a
@@ -75,7 +75,7 @@ function innerBox(box: BBox, transform: Transform): BBox | undefined {
 
 /** Whether `inner`'s sampled edges, mapped back by `transform`, lie in `box` (give or take rounding). */
 function insideWithin(inner: BBox, transform: Transform, box: BBox): boolean {
-  const mapped = sampledEnvelope(inner, transform);
+  const mapped = sampledBounds(inner, transform);
   return mapped !== undefined && contains(widened(box, INSIDE_SLACK, 0), mapped);
 }
 
