@@ -1,13 +1,13 @@
 /**
  * Classifying a field of the million-parcel file (issue 21: under a second cold): the
- * classify job on a drawing pool started for it, so that each row pays for a fresh worker's
+ * classify job on a job pool started for it, so that each row pays for a fresh worker's
  * opening of the file and its one pass over the `.dbf`, as the first styled request after a
  * change of the file does. The main thread's cache that makes a repeat free is not measured
  * here. The operating system's file cache is warm (run.ts reads the files through first).
  */
 import { join } from 'node:path';
 import type { ClassifyJob } from '../src/drawing/classify-features.ts';
-import { createDrawingPool } from '../src/jobs/drawing-pool.ts';
+import { createJobPool } from '../src/jobs/job-pool.ts';
 
 
 /** Jenks at 12 classes too, the most `classes` takes: its dynamic programming costs in proportion to them. */
@@ -24,7 +24,7 @@ export async function runClassifyBench(dataDir: string): Promise<string[][]> {
   const files = { name: 'parcels', paths: { shp: path('shp'), shx: path('shx'), dbf: path('dbf'), prj: path('prj'), cpg: path('cpg') } };
   const rows: string[][] = [];
   for (const { label, job } of CLASSIFICATIONS) {
-    const pool = createDrawingPool({ workers: 1, dataDir, featureCacheBytes: 0, pngCompression: 1, onNote: () => undefined });
+    const pool = createJobPool({ workers: 1, dataDir, featureCacheBytes: 0, pngCompression: 1, onNote: () => undefined });
     try {
       await pool.ready();
       const started = performance.now();

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { KeyRing } from './auth/keys.ts';
 import type { BasemapRegistry } from './basemap/registry.ts';
 import type { Config } from './config/schema.ts';
-import type { DrawingPool } from './jobs/drawing-pool.ts';
+import type { JobPool } from './jobs/job-pool.ts';
 import type { LimitStore } from './limits/limit-store.ts';
 import type { Revocations } from './limits/revocations.ts';
 import type { ServiceMetrics } from './metrics/service-metrics.ts';
@@ -25,7 +25,7 @@ export interface Services {
   source?: DataSource;
   /** With `source`: what its catalog left out and what failed (/ready). */
   sourceHealth?: () => CatalogHealth;
-  drawing: DrawingPool;
+  jobs: JobPool;
   basemaps: BasemapRegistry;
   themes: ReadonlyMap<string, Theme>;
   keys: KeyRing;

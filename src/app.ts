@@ -79,9 +79,9 @@ export function buildApp(services: Services): Hono<AppEnv> {
   // admission for every route that reads shapefiles, so that its limits count them all.
   const admitted = inTurn(
     admission({
-      maxInFlight: services.drawing.workers + config.render.maxQueue,
+      maxInFlight: services.jobs.workers + config.render.maxQueue,
       maxWaitMs: config.render.maxWaitMs,
-      expectedWaitMs: () => services.drawing.stats.expectedWaitMs,
+      expectedWaitMs: () => services.jobs.stats.expectedWaitMs,
       maxPendingAnswerBytes: config.limits.maxPendingAnswerBytes,
     }),
     requestSignal(config.limits.requestTimeoutMs),

@@ -87,7 +87,7 @@ export class DamagedShapefileError extends ServiceError {
  * 503: a remote shapefile's files changed, or went, while a request read them (a shapefile
  * being replaced file by file, a bucket deleted): no answer mixes two versions (docs/configuration.md,
  * "Data sources"). The catalog the request was answered from is out of date: the
- * drawing pool tells it to list the source again (jobs/drawing-pool.ts).
+ * job pool tells it to list the source again (jobs/job-pool.ts).
  */
 export class FilesChangedError extends ServiceError {
   constructor(message: string, retryAfterSeconds = 2) {

@@ -13,7 +13,7 @@ import { checkReadiness } from './readiness.ts';
  * GET /health: the process answers (no I/O). GET /ready: it can serve (readiness.ts); 503
  * naming what is not ready. Neither needs a key, and admission never refuses them.
  */
-export function healthRoutes({ config, source, catalog, sourceHealth, drawing, basemaps, limits }: Services) {
+export function healthRoutes({ config, source, catalog, sourceHealth, jobs, basemaps, limits }: Services) {
   const dataDir = resolve(config.dataDir);
   const remote = source && sourceHealth && { describe: () => source.describe(), catalog, health: sourceHealth };
   return new Hono<AppEnv>()
@@ -22,7 +22,7 @@ export function healthRoutes({ config, source, catalog, sourceHealth, drawing, b
       return c.json({ status: 'ok' });
     })
     .get('/ready', async (c) => {
-      const { ready, source: described, checks, degraded } = await checkReadiness({ dataDir, ...(remote ? { source: remote } : {}), drawing, basemaps, limitStore: limits.shared });
+      const { ready, source: described, checks, degraded } = await checkReadiness({ dataDir, ...(remote ? { source: remote } : {}), drawing: jobs, basemaps, limitStore: limits.shared });
       c.header('Cache-Control', 'no-store');
       const status = !ready ? 'not ready' : degraded.length > 0 ? 'degraded' : 'ready';
       return c.json({ status, ...(described ? { source: described } : {}), checks, ...(degraded.length > 0 ? { degraded } : {}) }, ready ? 200 : 503);

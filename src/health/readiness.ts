@@ -10,7 +10,7 @@
  */
 import { opendir } from 'node:fs/promises';
 import type { BasemapRegistry } from '../basemap/registry.ts';
-import type { DrawingPool } from '../jobs/drawing-pool.ts';
+import type { JobPool } from '../jobs/job-pool.ts';
 import type { SharedStoreHealth } from '../limits/limit-store.ts';
 import { ServiceError } from '../errors.ts';
 import type { ShapefileCatalog } from '../shapefile/shapefile-catalog.ts';
@@ -39,7 +39,7 @@ export interface ReadinessSources {
   dataDir: string;
   /** The remote data source, in place of the folder: its catalog must list, and says what it left out. */
   source?: { describe(): string; catalog: ShapefileCatalog; health(): CatalogHealth };
-  drawing: Pick<DrawingPool, 'workers' | 'stats'>;
+  drawing: Pick<JobPool, 'workers' | 'stats'>;
   basemaps: Pick<BasemapRegistry, 'failingTypes'>;
   /**
    * The store of the keys' limits shared by instances (limits.store): while it does not answer

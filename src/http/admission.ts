@@ -12,7 +12,7 @@ export interface AdmissionOptions {
   maxInFlight: number;
   /** A request that would wait longer than this for a worker is refused. */
   maxWaitMs: number;
-  /** How long a request admitted now would wait for a worker, by the drawing pool's reckoning. */
+  /** How long a request admitted now would wait for a worker, by the job pool's reckoning. */
   expectedWaitMs(): number;
   /** Bytes of unread answers the server may hold before it refuses new work (limits.maxPendingAnswerBytes). */
   maxPendingAnswerBytes: number;

@@ -1,6 +1,6 @@
 /**
  * Every job the drawing workers run, declared once: its kind, what it is given and what it
- * answers. The pool's run() (drawing-pool.ts) and the worker's handlers (worker.ts) are both
+ * answers. The pool's run() (job-pool.ts) and the worker's handlers (worker.ts) are both
  * typed from this table, so a caller and the handler it reaches cannot disagree on a kind's
  * name or on the shape of what crosses between the threads. A new job: its handler in the
  * folder it belongs to (drawing/, ogc-jobs/), a row here, and the compiler asks for the rest.

@@ -1,6 +1,6 @@
 /**
  * What the service counts for /metrics, in a Prometheus registry of its own (never
- * prom-client's global one). What the drawing pool already keeps (its queue, its workers'
+ * prom-client's global one). What the job pool already keeps (its queue, its workers'
  * busy time, the feature cache's lookups on the workers) is read when scraped, and so are
  * the answers, refusals and cancellations, counted in plain maps as they happen
  * (request-tally.ts says why): a request costs a few map lookups.
@@ -131,7 +131,7 @@ function keyTally(registry: Registry) {
   };
 }
 
-/** A gauge read when scraped (the drawing pool's, the limits store's). */
+/** A gauge read when scraped (the job pool's, the limits store's). */
 function poolGauge(registry: Registry, name: string, help: string, value: () => number): void {
   new Gauge({
     name: `${PREFIX}${name}`,
@@ -143,7 +143,7 @@ function poolGauge(registry: Registry, name: string, help: string, value: () => 
   });
 }
 
-/** A counter whose total another part keeps (the drawing pool, the limits store): read when scraped. */
+/** A counter whose total another part keeps (the job pool, the limits store): read when scraped. */
 function poolTotal(registry: Registry, name: string, help: string, total: () => number): void {
   new Counter({
     name: `${PREFIX}${name}`,

@@ -33,7 +33,7 @@ const HTML_FEATURES_BYTES = 2 * 1024 * 1024;
 /** Collections one job describes: a page of 1,000 is ten jobs over the workers (batches.ts). */
 const COLLECTIONS_PER_JOB = 100;
 export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv>): Hono<AppEnv> {
-  const { catalog, drawing, config, logger } = services;
+  const { catalog, jobs, config, logger } = services;
   const queries = ogcQueries(config.ogc, { remote: services.source !== undefined });
   const definition = apiDefinition(queries);
   const limits = { maxPageVertices: config.ogc.maxPageVertices, maxRings: config.limits.maxRings, maxAnswerBytes: config.limits.maxAnswerBytes };
@@ -46,8 +46,8 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
 
   const describe = async (c: Context<AppEnv>, files: ShapefileFiles[]): Promise<DescribedCollection[]> => {
     const stages: Record<string, number> = {};
-    const collections = await inBatches(files, COLLECTIONS_PER_JOB, drawing.workers, async (batch) => {
-      const described = await drawing.run('collections', { files: batch }, c.get('signal'));
+    const collections = await inBatches(files, COLLECTIONS_PER_JOB, jobs.workers, async (batch) => {
+      const described = await jobs.run('collections', { files: batch }, c.get('signal'));
       addStages(stages, described.stages);
       return described.collections;
     });
@@ -132,7 +132,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     const query = queryOf(c, queries.items);
     const files = await collectionFiles(c);
     const asHtml = wantsHtml(c, query.f);
-    const page = await drawing.run(
+    const page = await jobs.run(
       'items',
       {
         files,
@@ -171,7 +171,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     const job = asHtml
       ? { files, fid: Number(id), properties: query.properties, geometry: 'type' as const, limits: pageLimits }
       : { files, fid: Number(id), properties: query.properties, geometry: 'whole' as const, limits };
-    const { feature, stages } = await drawing.run('item', job, c.get('signal'));
+    const { feature, stages } = await jobs.run('item', job, c.get('signal'));
     c.get('timing')?.job(stages);
     if (asHtml) return sendHtml(c, itemHtml(linkingFor(c, linkUrl(c)), linkUrl(c), files.name, parsed<ShownFeature>(feature)));
     const links: Link[] = [

@@ -3,7 +3,7 @@
  * checked on the main thread, then one drawing job per image, in turn.
  */
 import type { Config } from '../config/schema.ts';
-import type { DrawingPool } from '../jobs/drawing-pool.ts';
+import type { JobPool } from '../jobs/job-pool.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { IMAGE_CONTENT_TYPES } from '../params/fields.ts';
 import type { ImagesRequest } from '../params/images.ts';
@@ -17,7 +17,7 @@ import { entryList, featureList, listLength } from '../params/fid.ts';
 import { featureStyling, type ThematicServices } from './thematic.ts';
 
 export interface ImagesServices extends ThematicServices {
-  drawing: DrawingPool;
+  jobs: JobPool;
   config: {
     limits: Pick<
       Config['limits'],
@@ -57,7 +57,7 @@ export async function createImages(
   const listed =
     request.where === undefined
       ? featureList(request.fids!)
-      : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'limits.maxIds', max: limits.maxIds }, signal, timing);
+      : await selectRefs(services.jobs, files, request.where, request.fids, { name: 'limits.maxIds', max: limits.maxIds }, signal, timing);
   const pictureAlone = IMAGE_CONTENT_TYPES[request.format] !== undefined;
   const imageCount = request.singleImage ? 1 : listLength(listed);
   const drawnCount = pictureAlone ? 1 : imageCount;
@@ -72,7 +72,7 @@ export async function createImages(
   const parts: Uint8Array[] = [];
   let usedBytes = styled?.legend ? legendBytes(styled.legend, request.format) : 0;
   for (let index = 0; index < drawnCount; index++) {
-    const image = await services.drawing.run(
+    const image = await services.jobs.run(
       'image',
       {
         files,

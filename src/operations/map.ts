@@ -5,7 +5,7 @@
  */
 import type { BasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
-import type { DrawingPool } from '../jobs/drawing-pool.ts';
+import type { JobPool } from '../jobs/job-pool.ts';
 import type { InViewQuery, RecordsInView } from '../drawing/records-in-view.ts';
 import type { ImageCollection } from '../envelope/model.ts';
 import { fitZoom, placeView, viewExtent } from '../map/view.ts';
@@ -21,7 +21,7 @@ import { featureList } from '../params/fid.ts';
 import { featureStyling, type ThematicServices } from './thematic.ts';
 
 export interface MapServices extends ThematicServices {
-  drawing: DrawingPool;
+  jobs: JobPool;
   basemaps: BasemapRegistry;
   config: {
     limits: Pick<
@@ -82,9 +82,9 @@ export async function createMap(
   const refs =
     request.where === undefined
       ? request.fids && featureList(request.fids)
-      : await selectRefs(services.drawing, files, request.where, request.fids, { name: 'limits.maxMapFeatures', max: maxMapFeatures }, signal, timing);
+      : await selectRefs(services.jobs, files, request.where, request.fids, { name: 'limits.maxMapFeatures', max: maxMapFeatures }, signal, timing);
 
-  const { fileExtent, listed, stages } = await services.drawing.run('map-features', { files, refs, useCache, limits, ...hotSpots }, signal);
+  const { fileExtent, listed, stages } = await services.jobs.run('map-features', { files, refs, useCache, limits, ...hotSpots }, signal);
   timing?.job(stages);
   // Without fid the features' extent is the file's: its header holds it, no scan needed.
   const extent = listed && !request.useBoundingBox ? listed.extent : fileExtent;
@@ -93,13 +93,13 @@ export async function createMap(
   const placement = placeView(centre, zoom, width, height, request.scale);
   // Strokes and point symbols reach beyond their geometry.
   const visible = viewExtent(placement, request.style.lineWidth + request.style.pointRadius + 2);
-  const features = listed?.features ?? (await recordsInView(services.drawing, { files, fileExtent, visible, limits, ...hotSpots }, signal, timing));
+  const features = listed?.features ?? (await recordsInView(services.jobs, { files, fileExtent, visible, limits, ...hotSpots }, signal, timing));
   // After the budgets of features and vertices: a map they refuse costs no pass over the .dbf.
   const styled = await featureStyling(request.thematic, request.culture, { files, where: request.where, version, noCache: request.noCache, services, signal, timing });
 
   const basemap = await services.basemaps.render({ view: placement.view, type: request.type, culture: request.culture, signal });
   timing?.lap('basemap');
-  const drawn = await services.drawing.run(
+  const drawn = await services.jobs.run(
     'map',
     {
       files,
@@ -133,8 +133,8 @@ export async function createMap(
 }
 
 /** The records of a map without fid that reach into its view, its budgets checked over them before the basemap is drawn. */
-async function recordsInView(drawing: DrawingPool, job: InViewQuery, signal: AbortSignal, timing?: RequestTiming): Promise<RecordsInView> {
-  const { stages, ...inView } = await drawing.run('map-in-view', job, signal);
+async function recordsInView(jobs: JobPool, job: InViewQuery, signal: AbortSignal, timing?: RequestTiming): Promise<RecordsInView> {
+  const { stages, ...inView } = await jobs.run('map-in-view', job, signal);
   timing?.job(stages);
   return inView;
 }

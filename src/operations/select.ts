@@ -3,7 +3,7 @@
  * and here its ids become the request's fid list, or the 404 of nothing matching, or the 400 of
  * too much, before anything is drawn (docs/decisions.md, "Browsing and selecting").
  */
-import type { DrawingPool } from '../jobs/drawing-pool.ts';
+import type { JobPool } from '../jobs/job-pool.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { featureList, wholeFeatures, type FeatureList, type FeatureRef } from '../params/fid.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
@@ -21,7 +21,7 @@ export interface SelectionLimit {
  * match. Nothing matching is a 404; more than `limit` a 400 (the scan stops past the limit).
  */
 export async function selectRefs(
-  drawing: DrawingPool,
+  drawing: JobPool,
   files: ShapefileFiles,
   where: string,
   listed: FeatureRef[] | undefined,

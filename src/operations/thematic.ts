@@ -7,7 +7,7 @@
  */
 import type { FeatureStyling } from '../drawing/feature-styling.ts';
 import { ServiceError } from '../errors.ts';
-import type { DrawingPool } from '../jobs/drawing-pool.ts';
+import type { JobPool } from '../jobs/job-pool.ts';
 import type { ClassColouring, Colouring, RuleColouring, Thematic } from '../params/thematic.ts';
 import type { Culture } from '../plugin-contract/basemap-plugin.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
@@ -19,7 +19,7 @@ import type { Legend } from '../thematic/legend.ts';
 import { rulesLegend } from '../thematic/rules.ts';
 
 export interface ThematicServices {
-  drawing: DrawingPool;
+  jobs: JobPool;
   /** Classifications already made (classificationCache()). */
   classifications: ClassificationCache;
   config: { limits: { maxCategories: number } };
@@ -141,5 +141,5 @@ async function countRules(colouring: RuleColouring, of: ClassesOf): Promise<Rule
 function run(of: ClassesOf, what: { field: string; method?: ClassColouring['method']; classes: number } | Pick<RuleColouring, 'rules' | 'theme'>) {
   const { files, where, services, signal } = of;
   const input = { files, ...what, maxCategories: services.config.limits.maxCategories, ...(where === undefined ? {} : { where }) };
-  return services.drawing.run('classify', input, signal);
+  return services.jobs.run('classify', input, signal);
 }

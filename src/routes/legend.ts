@@ -46,7 +46,7 @@ export function legendRoute(services: Services & ThematicServices) {
         const { maxSize, maxPixelsPerRequest } = config.limits;
         // Within the size and pixel limits whatever the classes: a longer legend ends with "… N more".
         const maxSide = Math.min(maxSize, Math.floor(Math.sqrt(maxPixelsPerRequest) / request.scale));
-        const drawn = await services.drawing.run('legend', { legend, format, pixelRatio: request.scale, maxSide }, signal);
+        const drawn = await services.jobs.run('legend', { legend, format, pixelRatio: request.scale, maxSide }, signal);
         c.get('timing')?.job(drawn.stages);
         reserveAnswer(c, drawn.picture.byteLength);
         c.set('pictures', 1);

@@ -11,7 +11,7 @@ import { createKeyRing } from '../auth/keys.ts';
 import { isLoopbackHost, makeStartUpKey } from '../auth/start-up-key.ts';
 import { createBasemapRegistry } from '../basemap/registry.ts';
 import type { Config } from '../config/schema.ts';
-import { createDrawingPool } from '../jobs/drawing-pool.ts';
+import { createJobPool } from '../jobs/job-pool.ts';
 import type { LimitStore } from '../limits/limit-store.ts';
 import { createLocalLimits } from '../limits/local-limits.ts';
 import { withoutRevoked, type Revocations } from '../limits/revocations.ts';
@@ -29,7 +29,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const source = isRemote(setting) ? await openDataSource(setting, logger.child({ dataSource: setting.plugin })) : undefined;
   const sourceCatalog = source && createSourceCatalog(source, { ...config, requestTimeoutMs: config.limits.requestTimeoutMs });
   const catalog = sourceCatalog ?? createDataFolder(resolve(config.dataDir), config.fileCheckMs);
-  const drawing = createDrawingPool({
+  const jobs = createJobPool({
     workers: config.render.workers || Math.max(1, availableParallelism()),
     dataDir: resolve(config.dataDir),
     ...(isRemote(setting) ? { remote: { setting, blockCacheBytes: config.cache.sourceBytes, maxSourceBytes: config.limits.maxSourceBytes } } : {}),
@@ -42,16 +42,16 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const startUpKey = config.keys.length === 0 ? { key: makeStartUpKey(), listensOnLoopback: isLoopbackHost(config.host) } : undefined;
   const keys = createKeyRing(config.keys, { startUpKey });
   const { limits, revocations } = await openLimits(config, logger);
-  const metrics = config.metrics ? createServiceMetrics(drawing, limits.shared) : undefined;
+  const metrics = config.metrics ? createServiceMetrics(jobs, limits.shared) : undefined;
   const basemaps = await createBasemapRegistry(config.basemaps, logger, metrics?.forProvider).catch(async (error: unknown) => {
-    await Promise.all([drawing.close(), source?.close?.(), limits.close()]);
+    await Promise.all([jobs.close(), source?.close?.(), limits.close()]);
     throw error;
   });
   return {
     config,
     catalog,
     ...(source && sourceCatalog ? { source, sourceHealth: sourceCatalog.health } : {}),
-    drawing,
+    jobs,
     basemaps,
     themes,
     keys: revocations ? withoutRevoked(keys, revocations) : keys,
@@ -60,7 +60,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     logger,
     metrics,
     async close() {
-      await Promise.all([drawing.close(), basemaps.close(), source?.close?.(), limits.close()]);
+      await Promise.all([jobs.close(), basemaps.close(), source?.close?.(), limits.close()]);
     },
   };
 }

@@ -26,7 +26,7 @@ const FIRST_FEATURES = 10;
 const SHP_HEADER_BYTES = 100;
 const VERTEX_BYTES = 16;
 
-type Looked = Pick<Services, 'catalog' | 'drawing' | 'config'>;
+type Looked = Pick<Services, 'catalog' | 'jobs' | 'config'>;
 
 /** The examples among the first `names` (sorted, as the catalog lists them); what none suits is left out. */
 export async function startUpExamples(services: Looked, names: readonly string[], signal: AbortSignal): Promise<StartUpExamples> {
@@ -34,7 +34,7 @@ export async function startUpExamples(services: Looked, names: readonly string[]
   for (let start = 0; start < Math.min(names.length, LOOKED_AT) && !(examples.image && examples.map); start += PER_JOB) {
     const found = await Promise.all(names.slice(start, start + PER_JOB).map((name) => services.catalog.find(name, signal)));
     const files = found.filter((one): one is ShapefileFiles => one !== undefined);
-    const { collections } = await services.drawing.run('collections', { files }, signal);
+    const { collections } = await services.jobs.run('collections', { files }, signal);
     for (const [i, described] of collections.entries()) {
       if (!('facts' in described) || described.facts.featureCount === 0) continue;
       if (!examples.map && (await mapFits(services.config.limits, described.facts, files[i]))) examples.map = files[i].name;
@@ -62,7 +62,7 @@ async function mapFits(limits: Looked['config']['limits'], facts: CollectionFact
 /** The id of the first of the file's first features that has a shape (record 0 may be a null shape, or deleted). */
 async function firstFeatureWithShape(services: Looked, files: ShapefileFiles, signal: AbortSignal): Promise<number | undefined> {
   const { ogc, limits } = services.config;
-  const page = await services.drawing.run(
+  const page = await services.jobs.run(
     'items',
     {
       files,

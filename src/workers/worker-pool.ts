@@ -1,6 +1,6 @@
 /**
  * The main thread's side of a pool of worker threads, which knows no job kinds: the drawing
- * workers (jobs/drawing-pool.ts) and, through the SDK, plugins whose work would stall the event
+ * workers (jobs/job-pool.ts) and, through the SDK, plugins whose work would stall the event
  * loop (the embedded basemap) run on it. Queueing, cancellation over shared memory and replacing
  * a stuck worker live here; admission is the caller's (http/admission.ts).
  */

@@ -83,7 +83,7 @@ async function errorDetails(response: Response): Promise<string> {
 
 describe('the hot spots of an answer', () => {
   it.each(['xml', 'json'])('refuse a map of every point with all fields (%s): 400 naming limits.maxHotSpots, before anything is drawn', async (format) => {
-    const before = server.services.drawing.stats.finished;
+    const before = server.services.jobs.stats.finished;
     const response = await fetch(url(server, 'map', { file: 'addresses', includeHotSpots: 1, hotSpotFields: allFields, format }));
     expect(response.status).toBe(400);
     const details = await errorDetails(response);
@@ -92,7 +92,7 @@ describe('the hot spots of an answer', () => {
     expect(details).toContain("'includeHotSpots=0'");
     expect(details).toContain("'zoom'");
     // The view's features counted from their record headers, and nothing else: no drawing job ran.
-    expect(server.services.drawing.stats.finished - before).toBe(2);
+    expect(server.services.jobs.stats.finished - before).toBe(2);
   });
 
   it('are counted per part before decoding: a multipoint record of 500 points is 500 hot spots, one of its children one', async () => {
@@ -218,7 +218,7 @@ describe('a bounded envelope', () => {
   });
 
   it('leaves /health answered while a heavy one is being made', async () => {
-    const stats = () => server.services.drawing.stats;
+    const stats = () => server.services.jobs.stats;
     const before = stats().finished;
     const order: string[] = [];
     // 9,000 hot spots with three fields: within every budget, seconds of a worker's time.
@@ -245,11 +245,11 @@ describe('format=png and svg', () => {
   const many = { file: 'addresses', fid: ids(200), size: '48,64' };
 
   it.each(['png', 'svg'])('draw only the picture they answer (%s), whatever the number of ids: one drawing job', async (format) => {
-    const before = server.services.drawing.stats.finished;
+    const before = server.services.jobs.stats.finished;
     const response = await fetch(url(server, 'images', { ...many, format }));
     expect(response.status).toBe(200);
     await response.arrayBuffer();
-    expect(server.services.drawing.stats.finished - before).toBe(1);
+    expect(server.services.jobs.stats.finished - before).toBe(1);
   });
 
   it('answer the first image of the selection, as the envelope carries it, under an ETag that still names the request', async () => {
@@ -261,10 +261,10 @@ describe('format=png and svg', () => {
 
     const etag = picture.headers.get('etag')!;
     expect(etag).toMatch(/^"/);
-    const before = server.services.drawing.stats.finished;
+    const before = server.services.jobs.stats.finished;
     const again = await fetch(url(server, 'images', { ...many, format: 'png' }), { headers: { 'If-None-Match': etag } });
     expect(again.status).toBe(304);
-    expect(server.services.drawing.stats.finished).toBe(before);
+    expect(server.services.jobs.stats.finished).toBe(before);
     const others = await fetch(url(server, 'images', { ...many, fid: ids(200, 1), format: 'png' }), { method: 'HEAD' });
     expect(others.headers.get('etag')).not.toBe(etag);
   });

@@ -71,7 +71,7 @@ const imageTag = async (server: TestServer, query: Record<string, string | numbe
 const mapTag = async (server: TestServer, query: Record<string, string | number> = {}) =>
   etagOf(await fetch(mapUrl(server, { file: 'squares', format: 'png', ...query })));
 
-const finishedJobs = (server: TestServer) => server.services.drawing.stats.finished;
+const finishedJobs = (server: TestServer) => server.services.jobs.stats.finished;
 
 describe('the ETag', () => {
   it('is strong for image bytes and weak for the envelopes, whose TraceId changes', async () => {

@@ -96,7 +96,7 @@ beforeAll(async () => {
     render: { workers: 1, maxQueue: 8, pngCompression: 1 },
     basemaps: { providers: { tiles: { plugin: 'xyz', options: { url: tiles.template, timeoutMs: 2000, retries: 0 } } }, types: allTypes('tiles') },
   });
-  await server.services.drawing.ready();
+  await server.services.jobs.ready();
 });
 
 afterAll(async () => {
@@ -257,7 +257,7 @@ describe('a server of its own', () => {
       limits: { requestTimeoutMs: 1000, ...slowWorkLimits },
     });
     try {
-      await late.services.drawing.ready();
+      await late.services.jobs.ready();
       const atWork = late.nextJob('image');
       const slow = fetch(imagesUrl(late, slowQuery));
       await atWork;
@@ -279,7 +279,7 @@ describe('a server of its own', () => {
     const dataDir = writeFixtures(makeTempDir());
     const bare = await startServer({ dataDir, metrics: false });
     try {
-      await bare.services.drawing.ready();
+      await bare.services.jobs.ready();
       expect((await fetch(bare.url('/metrics'))).status).toBe(401);
       expect((await fetch(bare.url(`/metrics?key=${TEST_KEY}`))).status).toBe(404);
       expect((await fetch(bare.url('/ready'))).status).toBe(200);

@@ -103,7 +103,7 @@ describe('budgets before work', () => {
     // Listed twice, a record counts twice: the request draws it twice.
     const twice = await json(imagesUrl(server, { file: 'lines', fid: '0,0,0', format: 'json' }));
     expect(twice.status).toBe(200);
-    expect(server.services.drawing.stats.cancelled).toBe(0);
+    expect(server.services.jobs.stats.cancelled).toBe(0);
   });
 
   it('a .shx whose record length lies past the end of the .shp is damage, found before the .shp is read', async () => {
@@ -249,7 +249,7 @@ describe('cancellation', () => {
       render: { workers: 1, maxQueue: 8, pngCompression: 1 },
       limits: { maxImageVertices: REPEATS * 2_000_000, ...config.limits },
     });
-    await server.services.drawing.ready();
+    await server.services.jobs.ready();
     const fid = Array(REPEATS).fill(0).join(',');
     return imagesUrl(server, { file: 'jagged', fid, singleImage: 1, reduceTol: '1e-9', includeHotSpots: 1, format: 'json' });
   }
@@ -265,7 +265,7 @@ describe('cancellation', () => {
     await answered;
     // The one worker stops the job it was on, at its next checkpoint, and takes the next request.
     await expectAlive();
-    expect(server!.services.drawing.stats).toMatchObject({ cancelled: 1, running: 0, waiting: 0 });
+    expect(server!.services.jobs.stats).toMatchObject({ cancelled: 1, running: 0, waiting: 0 });
   });
 
   it('stops the work of a request past its time budget, and answers 503 with Retry-After', async () => {
@@ -279,7 +279,7 @@ describe('cancellation', () => {
     expect(late.headers.get('retry-after')).toBeTruthy();
     expect(late.body.ErrorDetails).toMatch(/could not be answered within 1000 ms \(limits.requestTimeoutMs\)/);
     await expectAlive();
-    expect(server!.services.drawing.stats.cancelled).toBe(1);
+    expect(server!.services.jobs.stats.cancelled).toBe(1);
   });
 });
 

@@ -204,19 +204,19 @@ describe('a catalog of more than a page', () => {
   }, 60_000);
 
   it('looks up and describes only the shapefiles of the page asked for', async () => {
-    const { catalog, drawing } = big.services;
+    const { catalog, jobs } = big.services;
     const lookedUp: string[] = [];
     const described: ShapefileFiles[][] = [];
-    const { find, run: runJob } = { find: catalog.find, run: drawing.run };
+    const { find, run: runJob } = { find: catalog.find, run: jobs.run };
     // Watched on their way, not replaced: the real catalog and workers do the work.
     catalog.find = (name, ...rest) => {
       lookedUp.push(name);
       return find.call(catalog, name, ...rest);
     };
-    drawing.run = ((kind: string, input: unknown, signal: AbortSignal) => {
+    jobs.run = ((kind: string, input: unknown, signal: AbortSignal) => {
       if (kind === 'collections') described.push((input as { files: ShapefileFiles[] }).files);
-      return (runJob as (kind: string, input: unknown, signal: AbortSignal) => Promise<unknown>).call(drawing, kind, input, signal);
-    }) as typeof drawing.run;
+      return (runJob as (kind: string, input: unknown, signal: AbortSignal) => Promise<unknown>).call(jobs, kind, input, signal);
+    }) as typeof jobs.run;
     try {
       const { status, body } = await get<CollectionsAnswer>(big, '/ogc/collections?limit=5&offset=500');
       expect(status).toBe(200);
@@ -225,7 +225,7 @@ describe('a catalog of more than a page', () => {
       expect(described.map((files) => files.map((file) => file.name))).toEqual([names.slice(500, 505)]);
     } finally {
       catalog.find = find;
-      drawing.run = runJob;
+      jobs.run = runJob;
     }
   });
 });

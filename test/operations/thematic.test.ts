@@ -1,20 +1,20 @@
 /**
  * The classes of a styled request are made once (operations/thematic.ts): kept per file
  * version and selection, and shared by the requests that ask for them while they are made,
- * as a choropleth's picture and its legend do. Counted as jobs a real drawing pool finished.
+ * as a choropleth's picture and its legend do. Counted as jobs a real job pool finished.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDrawingPool, type DrawingPool } from '../../src/jobs/drawing-pool.ts';
+import { createJobPool, type JobPool } from '../../src/jobs/job-pool.ts';
 import { classificationCache, legendOf, type ClassesOf } from '../../src/operations/thematic.ts';
 import type { ClassColouring } from '../../src/params/thematic.ts';
 import { square } from '../support/fixtures.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
 
 let dir: string;
-let pool: DrawingPool;
+let pool: JobPool;
 beforeAll(async () => {
   dir = makeTempDir('thematic-operations-');
   const features = Array.from({ length: 50 }, (_, i) => ({
@@ -24,7 +24,7 @@ beforeAll(async () => {
   }));
   writeFileSync(join(dir, 'input.geojson'), JSON.stringify({ type: 'FeatureCollection', features }));
   execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'values.shp'), join(dir, 'input.geojson')]);
-  pool = createDrawingPool({ workers: 1, dataDir: dir, featureCacheBytes: 0, pngCompression: 1, onNote: () => undefined });
+  pool = createJobPool({ workers: 1, dataDir: dir, featureCacheBytes: 0, pngCompression: 1, onNote: () => undefined });
   await pool.ready();
 });
 afterAll(async () => {
@@ -42,13 +42,13 @@ function classesOf(services: ClassesOf['services'], version: object | undefined,
 /** Services whose pool counts the jobs it is given. */
 function counting() {
   let given = 0;
-  const drawing = { ...pool, run: ((...args: Parameters<DrawingPool['run']>) => (given++, pool.run(...args))) as DrawingPool['run'] };
-  return { services: { drawing, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } }, jobs: () => given };
+  const counted = { ...pool, run: ((...args: Parameters<JobPool['run']>) => (given++, pool.run(...args))) as JobPool['run'] };
+  return { services: { jobs: counted, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } }, jobs: () => given };
 }
 
 describe("a styled request's classes", () => {
   it('are made once for requests that ask at the same time, and kept for those that come after', async () => {
-    const services = { drawing: pool, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } };
+    const services = { jobs: pool, classifications: classificationCache(), config: { limits: { maxCategories: 24 } } };
     const before = pool.stats.finished;
     const legends = await Promise.all(Array.from({ length: 4 }, () => legendOf(COLOURING, 'English', classesOf(services, { shp: [1, 1] }))));
     expect(pool.stats.finished - before).toBe(1);

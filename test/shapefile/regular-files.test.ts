@@ -42,7 +42,7 @@ describe('a FIFO in place of a .shp', () => {
       "Shapefile file 'squares.shp' is not a regular file (a FIFO, a device or a folder); only regular files are read.",
     );
     // As many requests as the pool has workers: none of them is stuck in open().
-    for (let i = 0; i < server.services.drawing.workers; i++) {
+    for (let i = 0; i < server.services.jobs.workers; i++) {
       expect((await fetch(imagesUrl(server, { file: 'squares', fid: 0, format: 'json' }))).status).toBe(500);
     }
     expect((await fetch(imagesUrl(server, { file: 'lines', fid: 0, format: 'json' }))).status).toBe(200);

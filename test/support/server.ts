@@ -19,7 +19,7 @@ export const TEST_KEY = 'test-key-0123456789';
 
 export interface TestServer {
   url: (pathAndQuery: string) => string;
-  /** The running services, for looking at what the drawing pool did. */
+  /** The running services, for looking at what the job pool did. */
   services: Services;
   /** Every line the server logged (at the configured level). */
   log: string[];
@@ -29,7 +29,7 @@ export interface TestServer {
    * request is sent.
    */
   nextAnswer(part: string): Promise<number>;
-  /** Resolves when the drawing pool next hands a job of `kind` to a worker: the request's work has begun. Ask before the request is sent. */
+  /** Resolves when the job pool next hands a job of `kind` to a worker: the request's work has begun. Ask before the request is sent. */
   nextJob(kind: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -74,7 +74,7 @@ export async function startServer(config: Record<string, unknown> = {}): Promise
       }),
     nextJob: (kind) =>
       new Promise((resolve) => {
-        const stop = services.drawing.onJobHandedOver((handed) => {
+        const stop = services.jobs.onJobHandedOver((handed) => {
           if (handed !== kind) return;
           stop();
           resolve();

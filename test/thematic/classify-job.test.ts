@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemeBlues, schemeSet2, schemeYlOrRd } from 'd3-scale-chromatic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDrawingPool, type DrawingPool } from '../../src/jobs/drawing-pool.ts';
+import { createJobPool, type JobPool } from '../../src/jobs/job-pool.ts';
 import type { ClassifyJob } from '../../src/drawing/classify-features.ts';
 import type { CategoryClasses, NumericClasses, RuleClasses } from '../../src/thematic/classification.ts';
 import { classIndexer } from '../../src/thematic/class-of.ts';
@@ -29,7 +29,7 @@ function properties(i: number) {
 
 let dir: string;
 let geojson: string;
-let pool: DrawingPool;
+let pool: JobPool;
 const files = () => ({ name: 'squares', paths: { shp: join(dir, 'squares.shp'), shx: join(dir, 'squares.shx'), dbf: join(dir, 'squares.dbf') } });
 
 beforeAll(async () => {
@@ -43,7 +43,7 @@ beforeAll(async () => {
   geojson = join(dir, 'squares.geojson');
   writeFileSync(geojson, JSON.stringify({ type: 'FeatureCollection', features }));
   execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', join(dir, 'squares.shp'), geojson]);
-  pool = createDrawingPool({ workers: 1, dataDir: dir, featureCacheBytes: 0, pngCompression: 1, onNote: () => undefined });
+  pool = createJobPool({ workers: 1, dataDir: dir, featureCacheBytes: 0, pngCompression: 1, onNote: () => undefined });
   await pool.ready();
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 /**
- * The drawing workers, as the operations use them: one call per step of a request, each a
- * job on the pool (its kind, input and output from job-table.ts), cancelled by the
- * request's signal.
+ * The drawing workers as a pool of jobs: the images and maps drawn and /ogc's pages and items
+ * read, one call per step of a request, each a job on the pool (its kind, input and output
+ * from job-table.ts), cancelled by the request's signal.
  */
 import { realpathSync } from 'node:fs';
 import { packedBuffers } from '../geometry/packed-shapes.ts';
@@ -11,7 +11,7 @@ import { FilesChangedError } from '../errors.ts';
 import type { DrawingWorkerOptions } from '../job-context/context.ts';
 import type { JobInput, JobKind, JobOutput } from './job-table.ts';
 
-export interface DrawingPoolOptions {
+export interface JobPoolOptions {
   workers: number;
   /** The local data folder, when the data is not read from `remote`. */
   dataDir: string;
@@ -26,7 +26,7 @@ export interface DrawingPoolOptions {
   onFilesChanged?(): void;
 }
 
-export interface DrawingPool {
+export interface JobPool {
   /** Runs a job of `kind` on a worker; aborting `signal` drops it while it waits, or stops it at its next checkpoint. */
   run<K extends JobKind>(kind: K, input: JobInput<K>, signal: AbortSignal): Promise<JobOutput<K>>;
   readonly workers: number;
@@ -50,10 +50,10 @@ const MOVED: { [K in JobKind]?: (input: JobInput<K>) => ArrayBuffer[] } = {
   map: (job) => ('shapes' in job.features ? packedBuffers(job.features.shapes) : []),
 };
 
-export function createDrawingPool(options: DrawingPoolOptions): DrawingPool {
+export function createJobPool(options: JobPoolOptions): JobPool {
   const pool = createWorkerPool<DrawingWorkerOptions>({
     entry: new URL('./worker.ts', import.meta.url),
-    name: 'drawing pool',
+    name: 'job pool',
     workers: options.workers,
     options: {
       realDataDir: options.remote ? '' : realpathSync(options.dataDir),
