@@ -10,11 +10,10 @@
  * shapeshot is at http://127.0.0.1:PORT; the page is served by a small server of the test's own
  * at http://localhost:OTHER: another site (localhost is not 127.0.0.1), both on loopback.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
+import { startOtherSite, type OtherSite } from './other-site.ts';
 import { launchChromium, openPage } from './chromium.ts';
 
 /** Two conditions on the sample countries: one some names meet (Netherlands, Nepal, …), one none does. */
@@ -22,8 +21,7 @@ const CONDITIONS = { yes: "NAME LIKE 'Ne%'", no: "NAME LIKE 'Zq%'" } as const;
 
 describe('the <img> oracle on the start-up key, in Chromium', () => {
   let server: TestServer;
-  let pages: Server;
-  let pagePort: number;
+  let pages: OtherSite;
   let browser: Browser;
   let page: Page;
 
@@ -36,13 +34,11 @@ describe('the <img> oracle on the start-up key, in Chromium', () => {
   beforeAll(async () => {
     // As on a fresh `npm start`: the sample data, no keys configured.
     server = await startServer({ keys: [] });
-    pages = createServer((request, response) => {
-      const run = new URL(request.url ?? '/', 'http://pages').searchParams.get('run') ?? '';
+    pages = await startOtherSite((url) => {
+      const run = url.searchParams.get('run') ?? '';
       const images = (['yes', 'no'] as const).map((condition) => `<img id="${condition}" src="${imageUrl(condition, run).replaceAll('&', '&amp;')}">`);
-      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>elsewhere</title>${images.join('')}`);
+      return `<title>elsewhere</title>${images.join('')}`;
     });
-    await new Promise<void>((listening) => pages.listen(0, '127.0.0.1', listening));
-    pagePort = (pages.address() as AddressInfo).port;
     browser = await launchChromium();
     ({ page } = await openPage(browser));
   });
@@ -50,7 +46,7 @@ describe('the <img> oracle on the start-up key, in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await new Promise((closed) => pages?.close(closed));
+    await pages?.close();
   });
 
   it('would answer: fetched from this machine, outside a browser, the two conditions differ', async () => {
@@ -60,7 +56,7 @@ describe('the <img> oracle on the start-up key, in Chromium', () => {
 
   it('tells a page of another site nothing: both pictures fail alike, each refused by the server it reached', async () => {
     const answered = (['yes', 'no'] as const).map((condition) => server.nextAnswer(`v=elsewhere-${condition}`));
-    await page.goto(`http://localhost:${pagePort}/page.html?run=elsewhere`);
+    await page.goto(`${pages.origin}/page.html?run=elsewhere`);
     await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
     const shown = await page.$$eval('img', (images) => images.map((image) => [image.id, (image as HTMLImageElement).naturalWidth]));
     expect(shown).toEqual([

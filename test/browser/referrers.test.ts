@@ -6,11 +6,10 @@
  * and a pattern with a path cannot. The pages are served by a small server of the test's own,
  * reached as http://localhost:PORT (allowed) and http://127.0.0.1:PORT (refused): two origins.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
+import { startOtherSite, type OtherSite } from './other-site.ts';
 import { launchChromium, openPage } from './chromium.ts';
 
 const SITE_KEY = 'site-key-for-chromium-0123';
@@ -28,8 +27,7 @@ type ImageId = (typeof IMAGES)[number]['id'];
 
 describe('referrers in Chromium', () => {
   let server: TestServer;
-  let pages: Server;
-  let pagePort: number;
+  let pages: OtherSite;
   let browser: Browser;
   let page: Page;
 
@@ -38,18 +36,16 @@ describe('referrers in Chromium', () => {
     server.url(`/REST/v1/shapefiles/images?file=countries&fid=0&format=png&size=64,64&key=${key}&v=${pageName}-${id}`);
 
   beforeAll(async () => {
-    pages = createServer((request, response) => {
-      const pageName = new URL(request.url ?? '/', 'http://pages').searchParams.get('name') ?? '';
+    pages = await startOtherSite((url) => {
+      const pageName = url.searchParams.get('name') ?? '';
       const images = IMAGES.map(({ id, key, attributes }) => `<img id="${id}" ${attributes} src="${imageUrl(key, pageName, id)}">`);
-      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>${pageName}</title>${images.join('')}`);
+      return `<title>${pageName}</title>${images.join('')}`;
     });
-    await new Promise<void>((listening) => pages.listen(0, '127.0.0.1', listening));
-    pagePort = (pages.address() as AddressInfo).port;
     server = await startServer({
       keys: [
-        { key: SITE_KEY, referrers: [`http://localhost:${pagePort}/*`, 'https://*.example.org/*'] },
+        { key: SITE_KEY, referrers: [`http://localhost:${pages.port}/*`, 'https://*.example.org/*'] },
         // The page's own path: Chromium sends another origin none of it.
-        { key: PATH_KEY, referrers: [`http://localhost:${pagePort}/maps/*`] },
+        { key: PATH_KEY, referrers: [`http://localhost:${pages.port}/maps/*`] },
       ],
     });
     browser = await launchChromium();
@@ -59,7 +55,7 @@ describe('referrers in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await new Promise((closed) => pages?.close(closed));
+    await pages?.close();
   });
 
   /**
@@ -76,19 +72,19 @@ describe('referrers in Chromium', () => {
   }
 
   it('shows the picture on a page of an allowed origin, by Referer (origin only) and by Origin', async () => {
-    const seen = await open(`http://localhost:${pagePort}`, 'allowed');
+    const seen = await open(`http://localhost:${pages.port}`, 'allowed');
     expect(seen.plain).toEqual({ shown: true, status: 200 });
     expect(seen.cors).toEqual({ shown: true, status: 200 });
   });
 
   it('refuses the picture on a page of another origin: the server answers 403 and the browser shows nothing', async () => {
-    const seen = await open(`http://127.0.0.1:${pagePort}`, 'refused');
+    const seen = await open(`http://127.0.0.1:${pages.port}`, 'refused');
     expect(seen.plain).toEqual({ shown: false, status: 403 });
     expect(seen.cors).toEqual({ shown: false, status: 403 });
   });
 
   it('refuses an allowed page that hides its Referer (allowNoReferrer unset), and a pattern with a path the browser does not send', async () => {
-    const seen = await open(`http://localhost:${pagePort}`, 'hiding');
+    const seen = await open(`http://localhost:${pages.port}`, 'hiding');
     expect(seen.hidden).toEqual({ shown: false, status: 403 });
     // The page is /maps/page.html, but Chromium tells another origin only http://localhost:PORT/.
     expect(seen.path).toEqual({ shown: false, status: 403 });
