@@ -4,7 +4,8 @@
  * install script npm 11 asks its user to approve. Read from package-lock.json, the tree
  * `npm ci` installs; test/browser/installed-package.test.ts checks an installed tarball.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TELEMETRY_PACKAGES } from './support/installation-rules.ts';
 
@@ -33,5 +34,10 @@ describe('what npm ci installs', () => {
 
   it('needs no install script for what the published package depends on', () => {
     expect(locked.filter(([, entry]) => entry.hasInstallScript && !entry.dev).map(([path]) => packageName(path))).toEqual([]);
+  });
+
+  it('puts the runtimes the tests start where node_modules/.bin points: Bun runs, and Deno is no Node wrapper a signal stops at', () => {
+    expect(execFileSync('node_modules/.bin/bun', ['--version'], { encoding: 'utf8' })).toMatch(/^\d+\.\d+/);
+    expect(realpathSync('node_modules/.bin/deno')).not.toMatch(/\.c?js$/);
   });
 });
