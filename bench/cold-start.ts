@@ -5,13 +5,11 @@
  * 1.5 s to the first map on Node (README.md, "Benchmark").
  */
 import { median } from './load.ts';
-import { startServerProcess } from './server-process.ts';
+import { serverCommand, startServerProcess } from './server-process.ts';
 
 const KEY = 'bench-key-0123456789';
 const RUNS = 5;
 
-/** What `npm start` runs (package.json), without npm in between. */
-const NPM_START = ['node', '--single-threaded-gc', 'src/server/start.js'];
 
 const FIRST_ANSWERS = {
   image: `/REST/v1/shapefiles/images?file=benelux_rd&fid=0&theme=Ocean&format=png&key=${KEY}`,
@@ -25,7 +23,7 @@ export async function runColdStartBench(log: (line: string) => void): Promise<st
   for (const [name, path] of Object.entries(FIRST_ANSWERS)) {
     const times: number[] = [];
     for (let run = 0; run < RUNS; run++) {
-      const server = await startServerProcess(NPM_START, { SHAPESHOT_KEYS: KEY, SHAPESHOT_PORT: '0', SHAPESHOT_LOG_LEVEL: 'warn' }, path);
+      const server = await startServerProcess(serverCommand('node'), { SHAPESHOT_KEYS: KEY, SHAPESHOT_PORT: '0', SHAPESHOT_LOG_LEVEL: 'warn' }, path);
       times.push(server.coldStartMs);
       await server.stop();
       log(`cold start to the first ${name}: ${server.coldStartMs.toFixed(0)} ms`);

@@ -12,7 +12,8 @@ export type RuntimeName = (typeof RUNTIMES)[number];
 export function serverCommand(runtime: RuntimeName): string[] {
   switch (runtime) {
     case 'node':
-      return ['node', '--single-threaded-gc', '--import', 'tsx', 'src/server/node.ts'];
+      // start.js runs the server's bundle (src/node-bundle.js), as npm start does.
+      return ['node', '--single-threaded-gc', 'src/server/start.js'];
     case 'deno':
       return (JSON.parse(readFileSync('deno.json', 'utf8')) as { tasks: { start: string } }).tasks.start.split(/\s+/);
     case 'bun':

@@ -109,6 +109,7 @@ const LAYERS = [
   'src/xml-text.ts',
   'src/stages.ts',
   'src/module-file.ts',
+  'src/node-bundle.js',
   'src/structures/',
   'src/config/',
   'src/plugin-contract/',

@@ -1,6 +1,4 @@
 /** Axis-aligned boxes of planar shapes (world or image pixels), to skip what is out of view. */
-import type { Position } from 'geojson';
-
 export interface Box {
   xmin: number;
   ymin: number;
@@ -8,16 +6,7 @@ export interface Box {
   ymax: number;
 }
 
-/** The box around every position of `parts` (a polygon's rings or a set of lines); undefined when they have none. */
-export function boxOf(parts: readonly Position[][]): Box | undefined {
-  const box: Box = { xmin: Infinity, ymin: Infinity, xmax: -Infinity, ymax: -Infinity };
-  for (const part of parts) {
-    for (const [x, y] of part) {
-      if (x < box.xmin) box.xmin = x;
-      if (x > box.xmax) box.xmax = x;
-      if (y < box.ymin) box.ymin = y;
-      if (y > box.ymax) box.ymax = y;
-    }
-  }
-  return box.xmin <= box.xmax ? box : undefined;
+/** Whether two boxes share a point (touching counts). */
+export function boxesMeet(a: Box, b: Box): boolean {
+  return a.xmax >= b.xmin && a.xmin <= b.xmax && a.ymax >= b.ymin && a.ymin <= b.ymax;
 }

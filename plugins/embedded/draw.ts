@@ -17,9 +17,10 @@ import {
   type MapType,
   type MapView,
 } from '../../src/sdk/plugin.ts';
-import { labelFontSize, placeLabels } from './labels.ts';
-import { countryLabelSites, worldLayers, type Detail } from './natural-earth.ts';
-import type { Shape } from './quad-split.ts';
+import type { Box } from './box.ts';
+import { labelFontSize, minLabelRoom, placeLabels } from './labels.ts';
+import { labelSitesMeeting, piecesInView, worldLayers, type Detail, type WorldLayer } from './natural-earth.ts';
+import { geometryOf } from './quad-split.ts';
 import { colourAtLatitude, MAP_STYLES, type LatitudeColour, type MapStyle, type Stroke } from './styles.ts';
 import { worldCopyOffsets } from './world-pixels.ts';
 
@@ -52,7 +53,7 @@ export function drawBasemap(view: MapView, type: MapType, culture: Culture): Dra
   const style = MAP_STYLES[type];
   const layers = worldLayers(detailForZoom(view.zoom));
   const offsets = worldCopyOffsets(view);
-  const path = (shapes: readonly Shape[], minSize = 0) => pathOf(shapes, view, offsets, minSize);
+  const path = (layer: WorldLayer, minSize = 0) => pathOf(layer, view, offsets, minSize);
   const parts = [`<rect width="${view.width}" height="${view.height}"${paint('fill', style.water)}/>`];
   const land = path(layers.land, MIN_SHAPE_SIZE);
   if (land !== '') {
@@ -73,22 +74,12 @@ export function drawBasemap(view: MapView, type: MapType, culture: Culture): Dra
 }
 
 /** The shapes meeting the view, as one SVG path (every copy of the world the view shows). */
-function pathOf(shapes: readonly Shape[], view: MapView, offsets: readonly number[], minSize: number): string {
+function pathOf(layer: WorldLayer, view: MapView, offsets: readonly number[], minSize: number): string {
   const scale = 2 ** view.zoom;
-  const margin = CLIP_MARGIN / scale;
-  const ymin = view.top / scale - margin;
-  const ymax = (view.top + view.height) / scale + margin;
   let d = '';
   for (const offset of offsets) {
-    const xmin = -offset / scale - margin;
-    const xmax = (view.width - offset) / scale + margin;
-    const visible = shapes.filter(
-      ({ bbox }) =>
-        bbox.xmax >= xmin &&
-        bbox.xmin <= xmax &&
-        bbox.ymax >= ymin &&
-        bbox.ymin <= ymax &&
-        Math.max(bbox.xmax - bbox.xmin, bbox.ymax - bbox.ymin) * scale >= minSize,
+    const visible = piecesInView(layer, worldView(view, offset, CLIP_MARGIN)).filter(
+      ({ bbox }) => Math.max(bbox.xmax - bbox.xmin, bbox.ymax - bbox.ymin) * scale >= minSize,
     );
     if (visible.length === 0) continue;
     const projection = geoIdentity()
@@ -99,9 +90,20 @@ function pathOf(shapes: readonly Shape[], view: MapView, offsets: readonly numbe
         [view.width + CLIP_MARGIN, view.height + CLIP_MARGIN],
       ]);
     const path = geoPath(projection).digits(1);
-    for (const { geometry } of visible) d += path(geometry) ?? '';
+    for (const piece of visible) d += path(geometryOf(piece)) ?? '';
   }
   return d;
+}
+
+/** What the image shows of the copy of the world at `offset`, and `margin` image pixels around it, in zoom-0 world pixels. */
+function worldView(view: MapView, offset: number, margin: number): Box {
+  const scale = 2 ** view.zoom;
+  return {
+    xmin: -offset / scale - margin / scale,
+    xmax: (view.width - offset) / scale + margin / scale,
+    ymin: view.top / scale - margin / scale,
+    ymax: (view.top + view.height) / scale + margin / scale,
+  };
 }
 
 function strokeAttributes(stroke: Stroke, zoom: number): string {
@@ -136,7 +138,11 @@ function countryLabels(colours: NonNullable<MapStyle['labels']>, view: MapView, 
     ` font-family="${FONT_FAMILY}" font-size="${fontSize}" text-anchor="middle"${paint('fill', colours.colour)}` +
     `${paint('stroke', colours.halo, 0.85)} stroke-width="2.5" stroke-linejoin="round" paint-order="stroke"`;
   const baselineShift = fontSize * 0.35;
-  return placeLabels(countryLabelSites(), culture, view, offsets).map(({ text, x, y, box }) => ({
+  const sites = labelSitesMeeting(
+    offsets.map((offset) => worldView(view, offset, 0)),
+    minLabelRoom(view.zoom),
+  );
+  return placeLabels(sites, culture, view, offsets).map(({ text, x, y, box }) => ({
     text,
     box,
     svg: `<text x="${x.toFixed(1)}" y="${(y + baselineShift).toFixed(1)}"${look}>${escapeXml(text)}</text>`,

@@ -27,6 +27,11 @@ export function labelFontSize(zoom: number): number {
   return Math.min(14, 9 + zoom);
 }
 
+/** The least room (zoom-0 world pixels) a site needs for a label at `zoom`: placeLabels places none with less. */
+export function minLabelRoom(zoom: number): number {
+  return (labelFontSize(zoom) * LINE_HEIGHT) / (2 * 2 ** zoom * OVERHANG);
+}
+
 export function placeLabels(
   sites: readonly LabelSite[],
   culture: Culture,

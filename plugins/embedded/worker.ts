@@ -1,10 +1,12 @@
 /**
- * The embedded basemap's own worker thread: preparing Natural Earth's world layers costs
- * up to a second per level of detail (1:10m), and drawing a view some milliseconds, none of
- * which may hold up the event loop.
+ * The embedded basemap's own worker thread: reading Natural Earth's data and making the
+ * shapes a view first meets cost some hundreds of milliseconds, and drawing a view some
+ * milliseconds, none of which may hold up the event loop. It reads the data as it starts
+ * (a job that comes meanwhile waits for that, which it needed anyway).
  */
 import { serveJobs, type Culture, type MapType, type MapView } from '../../src/sdk/plugin.ts';
 import { drawBasemap } from './draw.ts';
+import { preparingWorldData } from './natural-earth.ts';
 
 export interface DrawJob {
   view: MapView;
@@ -15,3 +17,9 @@ export interface DrawJob {
 serveJobs({
   draw: ({ view, type, culture }: DrawJob) => ({ result: drawBasemap(view, type, culture) }),
 });
+
+const preparation = preparingWorldData();
+const prepareNext = () => {
+  if (!preparation.next().done) setImmediate(prepareNext);
+};
+setImmediate(prepareNext);

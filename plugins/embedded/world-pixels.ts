@@ -2,9 +2,10 @@
  * Web Mercator world pixels at zoom 0: the whole world is one tile, origin at 180°W,
  * 85.0511°N, y down. A map view at zoom z is this space scaled by 2^z.
  */
-import type { MultiLineString, Polygon, Position } from 'geojson';
-import { geoIdentity, geoMercator, geoStream, type GeoPermissibleObjects, type GeoStream } from 'd3-geo';
+import type { Position } from 'geojson';
+import { geoIdentity, geoMercator, geoMercatorRaw, geoProjection, geoStream, type GeoPermissibleObjects, type GeoStream } from 'd3-geo';
 import { TILE_SIZE, worldSize, type MapView } from '../../src/sdk/plugin.ts';
+import { FlatPartsBuilder, partCount, type FlatParts } from './flat-parts.ts';
 
 /**
  * d3's Mercator cuts shapes at the antimeridian and clips them to the square world (the
@@ -12,6 +13,15 @@ import { TILE_SIZE, worldSize, type MapView } from '../../src/sdk/plugin.ts';
  * vertices are dense enough, and a straight parallel stays straight in Mercator.
  */
 const mercator = geoMercator()
+  .scale(TILE_SIZE / (2 * Math.PI))
+  .translate([TILE_SIZE / 2, TILE_SIZE / 2])
+  .precision(0);
+
+/**
+ * The same projection without the clipping to the square world: for shapes that stay inside
+ * it, cutting them at the antimeridian is all d3 does, and the clipping would cost as much again.
+ */
+const mercatorUnclipped = geoProjection(geoMercatorRaw)
   .scale(TILE_SIZE / (2 * Math.PI))
   .translate([TILE_SIZE / 2, TILE_SIZE / 2])
   .precision(0);
@@ -25,44 +35,82 @@ export function projectPosition(position: Position): Position {
 }
 
 /** The rings (of a polygon) or lines that are left of `geometry` after `stream` (a projection or clip). */
-function captureParts(geometry: GeoPermissibleObjects, stream: (sink: GeoStream) => GeoStream): Position[][] {
-  const parts: Position[][] = [];
-  let current: Position[] = [];
+function captureParts(geometry: GeoPermissibleObjects | FlatShape, stream: (sink: GeoStream) => GeoStream): FlatParts {
+  const parts = new FlatPartsBuilder();
   let inPolygon = false;
-  geoStream(
+  streamInto(
     geometry,
     stream({
-      point: (x, y) => void current.push([x, y]),
-      lineStart: () => void (current = []),
+      point: (x, y) => parts.push(x, y),
+      lineStart: () => undefined,
       // d3 streams a ring without its closing position; GeoJSON wants it back.
       lineEnd: () => {
-        if (inPolygon && current.length > 0) current.push(current[0]);
-        if (current.length > 1) parts.push(current);
+        if (inPolygon && parts.partLength > 0) parts.push(...parts.partStart());
+        parts.endPart(2);
       },
       polygonStart: () => void (inPolygon = true),
       polygonEnd: () => void (inPolygon = false),
       sphere: () => undefined,
     }),
   );
-  return parts;
+  return parts.done();
+}
+
+/** GeoJSON streamed as d3's geoStream streams it; flat parts as if they were the GeoJSON they stand for. */
+function streamInto(geometry: GeoPermissibleObjects | FlatShape, stream: GeoStream): void {
+  if (!('flat' in geometry)) return geoStream(geometry, stream);
+  const { flat, kind } = geometry;
+  // A ring's closing position is not streamed: geoStream leaves it out too.
+  const closing = kind === 'polygon' ? 1 : 0;
+  if (kind === 'polygon') stream.polygonStart();
+  for (let part = 0; part < partCount(flat); part++) {
+    stream.lineStart();
+    for (let i = flat.starts[part]; i < flat.starts[part + 1] - closing; i++) stream.point(flat.xy[2 * i], flat.xy[2 * i + 1]);
+    stream.lineEnd();
+  }
+  if (kind === 'polygon') stream.polygonEnd();
+}
+
+/** A shape's flat parts and what they are. */
+export interface FlatShape {
+  flat: FlatParts;
+  kind: 'polygon' | 'line';
 }
 
 /** A polygon's rings or a set of lines (lon/lat, within Mercator's latitudes) in world pixels. */
-export function projectToWorldPixels(geometry: Polygon | MultiLineString): Position[][] {
+export function projectToWorldPixels(shape: FlatShape): FlatParts {
   // d3's spherical clipping is costly on big shapes; only the few that cross 180° need it.
-  if (geometry.coordinates.some(crossesAntimeridian)) return captureParts(geometry, (sink) => mercator.stream(sink));
-  return geometry.coordinates.map((part) => part.map(projectPosition));
+  if (!crossesAntimeridian(shape.flat)) {
+    const { xy, starts } = shape.flat;
+    const parts = new FlatPartsBuilder();
+    for (let part = 0; part < partCount(shape.flat); part++) {
+      for (let i = starts[part]; i < starts[part + 1]; i++) parts.push(...(projectPosition([xy[2 * i], xy[2 * i + 1]]) as [number, number]));
+      parts.endPart();
+    }
+    return parts.done();
+  }
+  // Cut and projected alone, a shape that stays in the square world is what clipping would
+  // have left of it; one that leaves it (a polygon around a pole reaches infinity) is clipped.
+  const cut = captureParts(shape, (sink) => mercatorUnclipped.stream(sink));
+  return insideTheWorld(cut) ? cut : captureParts(shape, (sink) => mercator.stream(sink));
 }
 
-function crossesAntimeridian(positions: Position[]): boolean {
-  for (let i = 1; i < positions.length; i++) if (Math.abs(positions[i][0] - positions[i - 1][0]) > 180) return true;
+function insideTheWorld({ xy }: FlatParts): boolean {
+  for (const coordinate of xy) if (!(coordinate >= 0 && coordinate <= TILE_SIZE)) return false;
+  return true;
+}
+
+function crossesAntimeridian({ xy, starts }: FlatParts): boolean {
+  for (let part = 0; part + 1 < starts.length; part++) {
+    for (let i = starts[part] + 1; i < starts[part + 1]; i++) if (Math.abs(xy[2 * i] - xy[2 * i - 2]) > 180) return true;
+  }
   return false;
 }
 
-/** What is left of `geometry` (planar) inside the rectangle. */
-export function clipToRectangle(geometry: GeoPermissibleObjects, extent: [[number, number], [number, number]]): Position[][] {
+/** What is left of `shape` (planar) inside the rectangle. */
+export function clipToRectangle(shape: FlatShape, extent: [[number, number], [number, number]]): FlatParts {
   const clip = geoIdentity().clipExtent(extent);
-  return captureParts(geometry, (sink) => clip.stream(sink));
+  return captureParts(shape, (sink) => clip.stream(sink));
 }
 
 /**

@@ -13,7 +13,7 @@ export interface CountryCentre {
 }
 
 export function countryCentres(): CountryCentre[] {
-  return worldCountries.map((country) => ({
+  return worldCountries().map((country) => ({
     name: country.name.common,
     nameNl: country.translations.nld.common,
     capital: country.capital.join(', '),

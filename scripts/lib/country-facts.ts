@@ -32,12 +32,12 @@ const PLACES_BY_NATURAL_EARTH_NAME: Record<string, Place> = {
   Somaliland: { region: 'Africa', subregion: 'Eastern Africa', landlocked: false },
 };
 
-type WorldCountry = (typeof worldCountries)[number];
+type WorldCountry = ReturnType<typeof worldCountries>[number];
 
 /** Joins on the ISO 3166 numeric code, then the English name, as countriesOf joins the Dutch names. */
 export function countryFactsOf(countries: readonly Country[]): CountryFacts[] {
-  const byIsoN3 = new Map(worldCountries.map((entry) => [entry.ccn3, entry]));
-  const byEnglish = new Map(worldCountries.map((entry) => [entry.name.common, entry]));
+  const byIsoN3 = new Map(worldCountries().map((entry) => [entry.ccn3, entry]));
+  const byEnglish = new Map(worldCountries().map((entry) => [entry.name.common, entry]));
   return countries.map((country) => {
     const place = PLACES_BY_NATURAL_EARTH_NAME[country.name];
     if (place !== undefined) return { areaKm2: null, ...place };

@@ -7,6 +7,7 @@
  * It sits here, below both registries, because the drawing workers load data sources and may
  * not reach up to basemap/.
  */
+import { bundledForNode } from '../node-bundle.js';
 import { pluginModule } from '../module-file.ts';
 import { SDK_VERSION } from './basemap-plugin.ts';
 
@@ -28,7 +29,7 @@ export const DATA_SOURCE_PLUGIN: PluginKind = { kind: 'data', described: "a data
 export async function loadPlugin<T>(plugin: string, kind: PluginKind, specifier = pluginModule(plugin)): Promise<T> {
   let module: { default?: unknown };
   try {
-    module = (await import(specifier)) as { default?: unknown };
+    module = (await importOnAnyRuntime(specifier)) as { default?: unknown };
   } catch (error) {
     throw new Error(`cannot load plugin '${plugin}': ${(error as Error).message}`);
   }
@@ -41,4 +42,18 @@ export async function loadPlugin<T>(plugin: string, kind: PluginKind, specifier 
     throw new Error(`plugin '${plugin}' was written for ${written}; this shapeshot has SDK version ${SDK_VERSION}.`);
   }
   return candidate as T;
+}
+
+/**
+ * A TypeScript plugin on Node without a loader (the server as start.js runs it) is imported
+ * through its bundle (node-bundle.js); any other module, as it is. A plugin so bundled has its
+ * own copy of the SDK, as a plugin installed from npm has: the contract compares nothing by identity.
+ */
+async function importOnAnyRuntime(specifier: string): Promise<unknown> {
+  try {
+    return await import(specifier);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !specifier.endsWith('.ts')) throw error;
+    return await import((await bundledForNode(new URL(specifier))).href);
+  }
 }

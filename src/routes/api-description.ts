@@ -23,9 +23,11 @@ const CONTENT_SECURITY_POLICY = "default-src 'self'; style-src 'self' 'unsafe-in
 
 export function apiDescriptionRoutes(services: Pick<Services, 'config' | 'themes' | 'source'>) {
   const { limits, ogc, metrics } = services.config;
-  const document = JSON.stringify(openApiDocument({ limits, ogc, metrics, remote: services.source !== undefined, themes: services.themes }));
+  // Written when first asked for: some 80 ms of a cold start, for a page few open.
+  let document: string | undefined;
   return new Hono<AppEnv>()
     .get('/openapi.json', (c) => {
+      document ??= JSON.stringify(openApiDocument({ limits, ogc, metrics, remote: services.source !== undefined, themes: services.themes }));
       c.header('Content-Type', 'application/vnd.oai.openapi+json;version=3.1');
       return c.body(document);
     })

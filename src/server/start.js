@@ -5,7 +5,8 @@
  * apart. It is package.json's "bin" because it works in both places a user has shapeshot:
  * a clone, before or without `npm run build`, runs the sources; the installed package, which
  * has this file (npm packs a "bin" whatever "files" says) but not the sources, runs dist/.
- * Plain JavaScript, because Node needs tsx's loader before it can import TypeScript.
+ * Plain JavaScript, because Node cannot import TypeScript: in a clone it runs the entry's bundle
+ * (node-bundle.js).
  * `deno task start` starts src/server/deno.ts directly.
  */
 import { existsSync } from 'node:fs';
@@ -19,7 +20,6 @@ if (!inClone) {
 } else if (process.versions.bun) {
   await import('./bun.ts');
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('./node.ts');
+  const { bundledForNode } = await import('../node-bundle.js');
+  await import((await bundledForNode(new URL('./node.ts', import.meta.url))).href);
 }

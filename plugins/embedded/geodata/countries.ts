@@ -38,14 +38,30 @@ const DUTCH_NAMES_BY_NATURAL_EARTH_NAME: Record<string, string> = {
 export type NaturalEarthScale = '110m' | '50m' | '10m';
 
 export function loadCountriesTopology(scale: NaturalEarthScale): CountriesTopology {
-  const path = createRequire(import.meta.url).resolve(`world-atlas/countries-${scale}.json`);
-  return JSON.parse(readFileSync(path, 'utf8')) as CountriesTopology;
+  return JSON.parse(readFileSync(countriesFile(scale), 'utf8')) as CountriesTopology;
+}
+
+/** Where world-atlas's countries file at `scale` is. */
+export function countriesFile(scale: NaturalEarthScale): string {
+  return createRequire(import.meta.url).resolve(`world-atlas/countries-${scale}.json`);
 }
 
 export function countriesOf(topology: CountriesTopology): Country[] {
-  const dutchByIsoN3 = new Map(worldCountries.map((country) => [country.ccn3, country.translations.nld.common]));
-  const dutchByEnglish = new Map(worldCountries.map((country) => [country.name.common, country.translations.nld.common]));
-  return topology.objects.countries.geometries.map((object) => {
+  const objects = topology.objects.countries.geometries;
+  return countryNamesOf(objects).map((names, index) => {
+    const { geometry } = feature(topology, objects[index]) as Feature;
+    if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') {
+      throw new Error(`'${names.name}' is a ${geometry.type}, not a polygon.`);
+    }
+    return { ...names, geometry, topologyObject: objects[index] };
+  });
+}
+
+/** The names of each country object of world-atlas: Natural Earth's English one, and the Dutch one joined to it. */
+export function countryNamesOf(objects: readonly GeometryObject[]): Pick<Country, 'name' | 'nameNl' | 'isoN3'>[] {
+  const dutchByIsoN3 = new Map(worldCountries().map((country) => [country.ccn3, country.translations.nld.common]));
+  const dutchByEnglish = new Map(worldCountries().map((country) => [country.name.common, country.translations.nld.common]));
+  return objects.map((object) => {
     const name = (object.properties as { name?: string } | undefined)?.name;
     if (name === undefined) throw new Error(`A country in world-atlas has no name (ISO ${object.id}).`);
     const isoN3 = object.id === undefined ? undefined : String(object.id);
@@ -54,10 +70,6 @@ export function countriesOf(topology: CountriesTopology): Country[] {
       (isoN3 === undefined ? undefined : dutchByIsoN3.get(isoN3)) ??
       dutchByEnglish.get(name);
     if (nameNl === undefined) throw new Error(`No Dutch name for '${name}' (ISO ${isoN3}).`);
-    const { geometry } = feature(topology, object) as Feature;
-    if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') {
-      throw new Error(`'${name}' is a ${geometry.type}, not a polygon.`);
-    }
-    return { name, nameNl, isoN3, geometry, topologyObject: object };
+    return { name, nameNl, isoN3 };
   });
 }

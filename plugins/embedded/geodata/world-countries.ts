@@ -6,5 +6,10 @@
 import { createRequire } from 'node:module';
 import type { Countries } from 'world-countries';
 
-/** The world-countries list (loaded through require: the package is CommonJS). */
-export const worldCountries = createRequire(import.meta.url)('world-countries') as Countries;
+let countries: Countries | undefined;
+
+/** The world-countries list (loaded through require: the package is CommonJS), read on first use: 1.4 MB of JSON that only labels need. */
+export function worldCountries(): Countries {
+  countries ??= createRequire(import.meta.url)('world-countries') as Countries;
+  return countries;
+}
