@@ -16,18 +16,23 @@
  * what sits beside them (workers, plugins, pages, data) from it.
  * Plain JavaScript, because start.js needs it before anything can load TypeScript.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 const PROJECT = new URL('../', import.meta.url);
 const CACHE = new URL('node_modules/.cache/shapeshot/', PROJECT);
 /** Raised when what a bundle holds changes shape, so that bundles made before are made again. */
 const BUNDLE_FORMAT = 1;
-/** npm rewrites it on every install: a bundle points at package files by path, so it is one of a bundle's inputs. */
-const INSTALLED_PACKAGES = 'node_modules/.package-lock.json';
+/**
+ * Stamped with every bundle's inputs: npm rewrites its lock on every install (a bundle points at
+ * native packages' files by path), and the project's manifests and compiler settings decide how
+ * imports resolve and compile.
+ */
+const ALWAYS_STAMPED = ['node_modules/.package-lock.json', 'package.json', 'tsconfig.json'];
 /** A module asking where it is; a pattern, not the words, or this module's own bundled copy would have them replaced. */
 const OWN_PLACE = /\bimport\.meta\.url\b/g;
 const COMMONJS_PLACE = /\b__(dirname|filename)\b/;
@@ -65,33 +70,38 @@ async function cachedOrBuilt(entry) {
   const name = createHash('sha256').update(entry.href).digest('hex').slice(0, 16);
   const bundleFile = new URL(`${name}.mjs`, CACHE);
   const manifestFile = new URL(`${name}.json`, CACHE);
-  if (isCurrent(manifestFile, entry)) return bundleFile;
-  const { code, inputs } = await build(entry, bundleFile);
+  if (isCurrent(manifestFile, bundleFile, entry)) return bundleFile;
+  const { code, inputStamps } = await build(entry, bundleFile);
+  const inMemory = new URL(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
   try {
     mkdirSync(CACHE, { recursive: true });
-    const manifest = { entry: entry.href, format: BUNDLE_FORMAT, node: process.versions.node, inputs: stamps([...inputs, INSTALLED_PACKAGES]) };
     // Written aside and renamed into place: servers starting together may build the same bundle.
     writeAtomically(bundleFile, code);
+    const manifest = { entry: entry.href, format: BUNDLE_FORMAT, node: process.versions.node, bundleBytes: Buffer.byteLength(code), inputs: inputStamps };
     writeAtomically(manifestFile, JSON.stringify(manifest));
     return bundleFile;
   } catch {
     // A read-only checkout: the bundle is held in memory only, and built again at the next start.
-    return new URL(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+    return inMemory;
   }
 }
 
 /**
+ * Whether the kept bundle is there, whole, and made from the files as they are now.
  * @param {URL} manifestFile
+ * @param {URL} bundleFile
  * @param {URL} entry
  */
-function isCurrent(manifestFile, entry) {
+function isCurrent(manifestFile, bundleFile, entry) {
   let manifest;
   try {
     manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   } catch {
     return false;
   }
-  if (manifest.entry !== entry.href || manifest.format !== BUNDLE_FORMAT || manifest.node !== process.versions.node) return false;
+  if (manifest?.entry !== entry.href || manifest.format !== BUNDLE_FORMAT || manifest.node !== process.versions.node) return false;
+  if (typeof manifest.inputs !== 'object' || manifest.inputs === null) return false;
+  if (statSync(bundleFile, { throwIfNoEntry: false })?.size !== manifest.bundleBytes) return false;
   const now = stamps(Object.keys(manifest.inputs));
   return Object.entries(manifest.inputs).every(([file, stamp]) => now[file] === stamp);
 }
@@ -102,13 +112,13 @@ function isCurrent(manifestFile, entry) {
  * @returns {Record<string, string>}
  */
 function stamps(files) {
-  /** @type {Record<string, string>} */
-  const stamped = {};
-  for (const file of files) {
-    const stat = statSync(new URL(file, PROJECT), { throwIfNoEntry: false });
-    stamped[file] = stat === undefined ? 'absent' : `${stat.mtimeMs}:${stat.size}`;
-  }
-  return stamped;
+  return Object.fromEntries(files.map((file) => [file, stampOf(fileURLToPath(new URL(file, PROJECT)))]));
+}
+
+/** @param {string} path */
+function stampOf(path) {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat === undefined ? 'absent' : `${stat.mtimeMs}:${stat.size}`;
 }
 
 /**
@@ -116,17 +126,28 @@ function stamps(files) {
  * @param {string} text
  */
 function writeAtomically(file, text) {
-  const aside = new URL(`${file.href}.${process.pid}.tmp`);
-  writeFileSync(aside, text);
-  renameSync(aside, file);
+  // Every thread its own: drawing workers may bundle the same TypeScript plugin at once.
+  const aside = new URL(`${file.href}.${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(aside, text);
+    renameSync(aside, file);
+  } catch (error) {
+    if (existsSync(aside)) rmSync(aside);
+    throw error;
+  }
 }
 
 /**
+ * The bundle, and the stamps of the files it was made from. Each file is stamped before it is
+ * read: one saved while the bundle is made is then newer than its stamp, and the next start
+ * makes the bundle again rather than keep code the file no longer holds.
  * @param {URL} entry
  * @param {URL} bundleFile where the bundle will be, which its `require` resolves from
- * @returns {Promise<{ code: string, inputs: string[] }>}
+ * @returns {Promise<{ code: string, inputStamps: Record<string, string> }>}
  */
 async function build(entry, bundleFile) {
+  /** @type {Map<string, string>} */
+  const stampedBeforeReading = new Map();
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -162,7 +183,9 @@ async function build(entry, bundleFile) {
       {
         name: 'each-module-its-own-place',
         setup(build) {
-          build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async ({ path }) => {
+          build.onLoad({ filter: /.*/, namespace: 'file' }, async ({ path }) => {
+            stampedBeforeReading.set(path, stampOf(path));
+            if (!/\.[cm]?[jt]s$/.test(path)) return undefined;
             const text = await readFile(path, 'utf8');
             const url = pathToFileURL(path).href;
             const asksOwnUrl = text.search(OWN_PLACE) >= 0;
@@ -182,7 +205,11 @@ async function build(entry, bundleFile) {
     const where = first?.location ? ` (${first.location.file}:${first.location.line})` : '';
     throw new Error(`cannot compile ${fileURLToPath(entry)}: ${first?.text ?? String(error)}${where}`);
   });
-  return { code: result.outputFiles[0].text, inputs: Object.keys(result.metafile.inputs) };
+  const inputStamps = stamps(ALWAYS_STAMPED);
+  for (const input of Object.keys(result.metafile.inputs)) {
+    inputStamps[input] = stampedBeforeReading.get(fileURLToPath(new URL(input, PROJECT))) ?? stampOf(fileURLToPath(new URL(input, PROJECT)));
+  }
+  return { code: result.outputFiles[0].text, inputStamps };
 }
 
 /**

@@ -111,7 +111,7 @@ export function* preparingWorldData(): Generator<void, void, void> {
   landPolygonsAt('10m');
   yield;
   for (const polygon of landPolygonsAt('10m')) {
-    if (polygon.box.xmin !== -Infinity) continue;
+    if (polygon.box.xmin !== -Infinity) continue; // cannot cross 180°
     polygon.projected('polygon');
     yield;
   }
@@ -140,10 +140,14 @@ function landPolygonsAt(scale: NaturalEarthScale): LandPolygon[] {
     const topology = topologyAt(scale);
     const all = topology.objects.land.geometries.flatMap((object) => (object.type === 'Polygon' ? [object.arcs] : object.type === 'MultiPolygon' ? object.arcs : []));
     polygons = all.map((rings, index): LandPolygon => {
-      // Cut at 180°, a polygon and its rings as lines differ: each is projected when first drawn.
-      const projected = (kind: 'polygon' | 'line') =>
-        projectedParts(scale, `land:${index}:${kind}`, () => projectToWorldPixels({ kind, flat: withinMercator(decodeParts(topology, rings, true)) }));
-      return { box: worldBox(arcsBox(topology, rings.flat()), 'as a shape'), projected };
+      const box = worldBox(arcsBox(topology, rings.flat()), 'as a shape');
+      // Cut at 180°, a polygon and its rings as lines differ; one that cannot cross it is projected once for both.
+      const mayCross = box.xmin === -Infinity;
+      const projected = (kind: 'polygon' | 'line') => {
+        const as = mayCross ? kind : 'polygon';
+        return projectedParts(scale, `land:${index}:${as}`, () => projectToWorldPixels({ kind: as, flat: withinMercator(decodeParts(topology, rings, true)) }));
+      };
+      return { box, projected };
     });
     landPolygons.set(scale, polygons);
   }
@@ -181,13 +185,23 @@ function projectedParts(scale: NaturalEarthScale, key: string, make: () => FlatP
   return parts;
 }
 
+/**
+ * The version of what makes projected shapes here and in world-pixels.ts (and of d3-geo's
+ * projection they rest on): raise it when they project, clamp or cut otherwise, or the shapes
+ * kept by an earlier version would be drawn.
+ */
+const PROJECTION_DERIVATION = 'projected 1 (d3-geo 3, latitudes within 85.1)';
+
 function keptProjections(scale: NaturalEarthScale): Map<string, FlatParts> {
-  const kept = readDerived<string[]>(countriesFile(scale), 'projected');
-  const keys = kept?.meta ?? [];
+  const kept = readDerived(countriesFile(scale), 'projected', PROJECTION_DERIVATION);
+  const keys = kept?.meta;
+  if (kept === undefined || !Array.isArray(keys) || kept.arrays.length !== 2 * keys.length) return new Map();
   return new Map(
     keys.flatMap((key, index) => {
-      const [xy, starts] = [kept!.arrays[2 * index], kept!.arrays[2 * index + 1]];
-      return xy instanceof Float64Array && starts instanceof Uint32Array ? [[key, { xy, starts }]] : [];
+      const [xy, starts] = [kept.arrays[2 * index], kept.arrays[2 * index + 1]];
+      // Parts that end where the coordinates do: anything else is not what was kept.
+      const whole = xy instanceof Float64Array && starts instanceof Uint32Array && starts.length > 0 && 2 * starts[starts.length - 1] === xy.length;
+      return typeof key === 'string' && whole ? [[key, { xy, starts }] as const] : [];
     }),
   );
 }
@@ -200,6 +214,7 @@ function keepProjected(scale: NaturalEarthScale): void {
   keepDerived(
     countriesFile(scale),
     'projected',
+    PROJECTION_DERIVATION,
     all.map(([key]) => key),
     all.flatMap(([, { xy, starts }]) => [xy, starts]),
   );

@@ -20,6 +20,10 @@ serveJobs({
 
 const preparation = preparingWorldData();
 const prepareNext = () => {
-  if (!preparation.next().done) setImmediate(prepareNext);
+  try {
+    if (!preparation.next().done) setImmediate(prepareNext);
+  } catch {
+    // Preparing is ahead of need only: a map that needs what failed makes it itself, and fails with the reason.
+  }
 };
 setImmediate(prepareNext);

@@ -45,6 +45,12 @@ export async function loadPlugin<T>(plugin: string, kind: PluginKind, specifier 
 }
 
 /**
+ * What Node says of TypeScript it will not run: 20 does not know the extension; 22.18 and later
+ * strip types, but not in node_modules, and not of syntax that needs compiling (enums).
+ */
+const TYPESCRIPT_NOT_RUN = new Set(['ERR_UNKNOWN_FILE_EXTENSION', 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING', 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX']);
+
+/**
  * A TypeScript plugin on Node without a loader (the server as start.js runs it) is imported
  * through its bundle (node-bundle.js); any other module, as it is. A plugin so bundled has its
  * own copy of the SDK, as a plugin installed from npm has: the contract compares nothing by identity.
@@ -53,7 +59,7 @@ async function importOnAnyRuntime(specifier: string): Promise<unknown> {
   try {
     return await import(specifier);
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !specifier.endsWith('.ts')) throw error;
+    if (!TYPESCRIPT_NOT_RUN.has(String((error as { code?: unknown }).code)) || !specifier.endsWith('.ts')) throw error;
     return await import((await bundledForNode(new URL(specifier))).href);
   }
 }

@@ -43,7 +43,7 @@ describe("the embedded basemap's data", () => {
     const text = (arcs: string) => new TextEncoder().encode(`{"type":"Topology","objects":{},"arcs":${arcs}}`);
     expect(() => readCompactTopology(text('[[[1,2],[3,"x"]]]'))).toThrow(/'"' where its arcs hold numbers/);
     expect(() => readCompactTopology(text('[[[1,2,3]]]'))).toThrow(/not two numbers/);
-    expect(() => readCompactTopology(new TextEncoder().encode('{"type":"Topology","objects":{}}'))).toThrow(/no top-level 'arcs'/);
+    expect(() => readCompactTopology(new TextEncoder().encode('{"type":"arcs","objects":{}}'))).toThrow(/no top-level 'arcs'/);
     expect(readCompactTopology(text('[[[1.5,-2e1],[3,4]]]')).coordinates).toEqual(new Float64Array([1.5, -20, 3, 4]));
   });
 
@@ -94,27 +94,29 @@ describe("the embedded basemap's data", () => {
     const arrays = [new Float64Array([1.5, -2, Math.PI]), new Uint32Array([0, 7, 4_000_000_000])];
 
     it('reads back what was kept, beside the package, while the source is unchanged', () => {
-      keepDerived(source, 'numbers', { what: 'numbers' }, arrays);
+      keepDerived(source, 'numbers', 'v1', { what: 'numbers' }, arrays);
+      // Nothing left aside: the file written whole, then renamed into place.
       expect(readdirSync(kept)).toEqual(['data.json.numbers']);
-      expect(readDerived(source, 'numbers')).toEqual({ meta: { what: 'numbers' }, arrays });
+      expect(readDerived(source, 'numbers', 'v1')).toEqual({ meta: { what: 'numbers' }, arrays });
     });
 
-    it('derives again when the source changed, or when what was kept is cut short or not its own', () => {
-      keepDerived(source, 'numbers', { what: 'numbers' }, arrays);
+    it('derives again when the source or the deriving code changed, or when what was kept is cut short or not its own', () => {
+      keepDerived(source, 'numbers', 'v1', { what: 'numbers' }, arrays);
+      expect(readDerived(source, 'numbers', 'v2')).toBeUndefined();
       const later = new Date(Date.now() + 60_000);
       utimesSync(source, later, later);
-      expect(readDerived(source, 'numbers')).toBeUndefined();
-      keepDerived(source, 'numbers', { what: 'numbers' }, arrays);
+      expect(readDerived(source, 'numbers', 'v1')).toBeUndefined();
+      keepDerived(source, 'numbers', 'v1', { what: 'numbers' }, arrays);
       const file = join(kept, 'data.json.numbers');
       const whole = readFileSync(file);
       writeFileSync(file, whole.subarray(0, whole.length - 8));
-      expect(readDerived(source, 'numbers')).toBeUndefined();
+      expect(readDerived(source, 'numbers', 'v1')).toBeUndefined();
       const elsewhere = join(scratch, 'node_modules', 'other-package', 'data.json');
       mkdirSync(join(scratch, 'node_modules', 'other-package'), { recursive: true });
       copyFileSync(source, elsewhere);
       // Another package's file of the same name finds this one's kept data, which names its source.
-      keepDerived(source, 'numbers', { what: 'numbers' }, arrays);
-      expect(readDerived(elsewhere, 'numbers')).toBeUndefined();
+      keepDerived(source, 'numbers', 'v1', { what: 'numbers' }, arrays);
+      expect(readDerived(elsewhere, 'numbers', 'v1')).toBeUndefined();
     });
 
     it('derives every time, and says nothing, where the folder cannot be written', () => {
@@ -123,8 +125,8 @@ describe("the embedded basemap's data", () => {
       writeFileSync(readOnly, '{}');
       // A file where the cache folder would be: no folder can be made there.
       writeFileSync(join(scratch, 'read-only', 'node_modules', '.cache'), 'not a folder');
-      expect(() => keepDerived(readOnly, 'numbers', {}, arrays)).not.toThrow();
-      expect(readDerived(readOnly, 'numbers')).toBeUndefined();
+      expect(() => keepDerived(readOnly, 'numbers', 'v1', {}, arrays)).not.toThrow();
+      expect(readDerived(readOnly, 'numbers', 'v1')).toBeUndefined();
     });
   });
 });

@@ -69,6 +69,10 @@ describe('TypeScript on Node (node-bundle.js)', () => {
 
     writeFileSync(dependency, 'export const value: number = 50;\n');
     expect(run()).toMatchObject({ answer: 100, bundle: first.bundle });
+
+    // A kept manifest whose bundle is gone is no reason not to start: the bundle is made again.
+    rmSync(fileURLToPath(first.bundle));
+    expect(run()).toMatchObject({ answer: 100, bundle: first.bundle });
   });
 
   it('names the file and line a compile error is in', () => {

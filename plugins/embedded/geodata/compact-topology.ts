@@ -46,8 +46,11 @@ function topLevelValueStart(text: Uint8Array, name: string): number {
     const code = text[i];
     if (code === QUOTE) {
       const close = stringEnd(text, i);
-      if (depth === 1 && close - i - 1 === key.length && key.every((byte, k) => text[i + 1 + k] === byte)) {
-        let value = text.indexOf(COLON, close) + 1;
+      let after = close + 1;
+      while (text[after] <= SPACE) after++;
+      // A member's name, not a string value that happens to read the same.
+      if (depth === 1 && text[after] === COLON && close - i - 1 === key.length && key.every((byte, k) => text[i + 1 + k] === byte)) {
+        let value = after + 1;
         while (text[value] <= SPACE) value++;
         return value;
       }

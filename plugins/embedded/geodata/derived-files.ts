@@ -6,11 +6,11 @@
  * it hundreds (`BENCH_ONLY=cold npm run bench`). Where that folder cannot be written, the data
  * is derived again by every process.
  *
- * A file holds a line of JSON (what the data is, and the source's size and time it was derived
- * from), then typed arrays, each from a multiple of 8 bytes, in this machine's byte order
+ * A file holds a line of JSON (what the data is, the version of the code that derived it, and
+ * the source's size and time it was derived from), then typed arrays, each from a multiple of 8 bytes, in this machine's byte order
  * (the file never leaves it).
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** Raised when the layout changes, so that files written before are derived again. */
@@ -25,19 +25,25 @@ export interface Derived<Meta> {
 
 interface Header {
   format: number;
+  /** The version of the code that derived it: raised whenever that code derives otherwise. */
+  derivation: string;
   source: string;
   stamp: string;
   meta: unknown;
   arrays: { type: 'f64' | 'u32'; length: number }[];
 }
 
-/** What was kept as `name` for `source` (a file of an installed package), if it still holds. */
-export function readDerived<Meta>(source: string, name: string): Derived<Meta> | undefined {
+/**
+ * What was kept as `name` for `source` (a file of an installed package) by the code whose
+ * version is `derivation`, if it still holds. What it holds is the caller's to check: a file
+ * on disk is not to be trusted to have the shape it should.
+ */
+export function readDerived(source: string, name: string, derivation: string): Derived<unknown> | undefined {
   try {
     const bytes = readFileSync(derivedFile(source, name));
     const newline = bytes.indexOf(10);
     const header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Header;
-    if (header.format !== FORMAT || header.source !== source || header.stamp !== stampOf(source)) return undefined;
+    if (header.format !== FORMAT || header.derivation !== derivation || header.source !== source || header.stamp !== stampOf(source)) return undefined;
     // Views of the file's own memory when it is aligned for them (a large file's is), else of a copy.
     const aligned = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
     let offset = aligned8(newline + 1);
@@ -46,16 +52,17 @@ export function readDerived<Meta>(source: string, name: string): Derived<Meta> |
       offset = aligned8(offset + array.byteLength);
       return array;
     });
-    return offset === aligned8(bytes.length) ? { meta: header.meta as Meta, arrays } : undefined;
+    return offset === aligned8(bytes.length) ? { meta: header.meta, arrays } : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Keeps `meta` and `arrays` as `name` for `source`; quietly does not where the folder cannot be written. */
-export function keepDerived(source: string, name: string, meta: unknown, arrays: readonly DerivedArray[]): void {
+export function keepDerived(source: string, name: string, derivation: string, meta: unknown, arrays: readonly DerivedArray[]): void {
   const header: Header = {
     format: FORMAT,
+    derivation,
     source,
     stamp: stampOf(source),
     meta,
@@ -72,14 +79,15 @@ export function keepDerived(source: string, name: string, meta: unknown, arrays:
   line.copy(file);
   arrays.forEach((array, index) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).copy(file, offsets[index]));
   const target = derivedFile(source, name);
+  // Written aside and renamed into place: two workers, or two servers, may keep it at once.
+  const aside = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dirname(target), { recursive: true });
-    // Written aside and renamed into place: two workers, or two servers, may keep it at once.
-    const aside = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(aside, file);
     renameSync(aside, target);
   } catch {
-    // A read-only installation: derived again next time.
+    // A read-only installation: derived again next time; nothing is left aside.
+    if (existsSync(aside)) rmSync(aside);
   }
 }
 

@@ -10,14 +10,18 @@ import { keepDerived, readDerived } from './derived-files.ts';
 
 type Meta = Pick<Topology, 'objects' | 'transform'>;
 
+/** compact-topology.ts's version: raise it when it reads a file into other numbers. */
+const DERIVATION = 'compact-topology 1';
+
 /** The topology in the TopoJSON file at `source` (a file of an installed package). */
 export function cachedTopology<Objects extends Topology['objects']>(source: string): CompactTopology<Objects> {
-  const kept = readDerived<Meta>(source, 'compact');
+  const kept = readDerived(source, 'compact', DERIVATION);
   const [coordinates, arcStarts] = kept?.arrays ?? [];
-  if (kept !== undefined && coordinates instanceof Float64Array && arcStarts instanceof Uint32Array) {
-    return { objects: kept.meta.objects as Objects, transform: kept.meta.transform, coordinates, arcStarts };
+  const meta = kept?.meta as Partial<Meta> | undefined;
+  if (coordinates instanceof Float64Array && arcStarts instanceof Uint32Array && typeof meta?.objects === 'object' && meta.objects !== null) {
+    return { objects: meta.objects as Objects, transform: meta.transform, coordinates, arcStarts };
   }
   const topology = readCompactTopology<Objects>(readFileSync(source));
-  keepDerived(source, 'compact', { objects: topology.objects, transform: topology.transform } satisfies Meta, [topology.coordinates, topology.arcStarts]);
+  keepDerived(source, 'compact', DERIVATION, { objects: topology.objects, transform: topology.transform } satisfies Meta, [topology.coordinates, topology.arcStarts]);
   return topology;
 }
