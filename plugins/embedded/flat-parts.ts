@@ -4,9 +4,11 @@
  * own takes some 60 and is one more object for the garbage collector to copy: keeping the
  * world's half a million positions as arrays cost the first map a third of its time in
  * collection (`BENCH_ONLY=cold npm run bench`). GeoJSON is made from them only for a moment,
- * for d3 to clip or write a shape.
+ * for d3 to clip or write a shape. The core keeps its shapes so too (src/geometry/shape.ts);
+ * a plugin may import only the SDK, which lends it the core's box of such coordinates.
  */
 import type { Position } from 'geojson';
+import { shapesBBox } from '../../src/sdk/plugin.ts';
 import type { Box } from './box.ts';
 
 export interface FlatParts {
@@ -83,16 +85,6 @@ export function positionsOf(flat: FlatParts): Position[][] {
 }
 
 /** The box around every position; undefined when there is none. */
-export function flatBox({ xy }: FlatParts): Box | undefined {
-  if (xy.length === 0) return undefined;
-  const box: Box = { xmin: Infinity, ymin: Infinity, xmax: -Infinity, ymax: -Infinity };
-  for (let i = 0; i < xy.length; i += 2) {
-    const x = xy[i];
-    const y = xy[i + 1];
-    if (x < box.xmin) box.xmin = x;
-    if (x > box.xmax) box.xmax = x;
-    if (y < box.ymin) box.ymin = y;
-    if (y > box.ymax) box.ymax = y;
-  }
-  return box;
+export function flatBox(flat: FlatParts): Box | undefined {
+  return shapesBBox([flat]);
 }

@@ -72,8 +72,8 @@ export function childShape(shape: Shape, child: number): Shape | undefined {
   return shape.kind === 'lines' ? linesShape(xy, parts) : pointsShape(xy);
 }
 
-/** The bounding box of every vertex of `shapes`; undefined when they have none. */
-export function shapesBBox(shapes: readonly Shape[]): BBox | undefined {
+/** The bounding box of every vertex of `shapes` (only their coordinates are read); undefined when they have none. */
+export function shapesBBox(shapes: readonly Pick<Shape, 'xy'>[]): BBox | undefined {
   let xmin = Infinity;
   let ymin = Infinity;
   let xmax = -Infinity;

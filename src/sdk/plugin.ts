@@ -34,6 +34,8 @@ export {
   worldSize,
 } from '../projection/web-mercator.ts';
 export { viewBoundsInMetres } from './view-bounds.ts';
+// The box of coordinates kept as the core keeps them (x, y interleaved in a Float64Array).
+export { shapesBBox } from '../geometry/shape.ts';
 export { boundedBody } from '../plugin-contract/bounded-body.ts';
 // Tiles and map images are held against a size bound before anything decodes them.
 export { declaredImageSize, imageSizeProblem, MAX_TILE_PIXELS, type ImageSize } from '../plugin-contract/image-size.ts';

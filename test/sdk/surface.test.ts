@@ -43,6 +43,7 @@ describe('the plugin SDK', () => {
       'parseColour',
       'pixelsPerMetre',
       'serveJobs',
+      'shapesBBox',
       'stopPaint',
       'stringBytes',
       'tilesCovering',
