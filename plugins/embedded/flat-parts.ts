@@ -20,9 +20,14 @@ export interface FlatParts {
 
 /** Collects parts position by position, into arrays that grow as they fill. */
 export class FlatPartsBuilder {
-  private xy = new Float64Array(256);
+  private xy: Float64Array;
   private length = 0;
   private readonly starts: number[] = [0];
+
+  /** `positions`: how many it will likely hold, so that a large one is not copied as it grows. */
+  constructor(positions = 128) {
+    this.xy = new Float64Array(2 * Math.max(1, positions));
+  }
 
   push(x: number, y: number): void {
     if (this.length + 2 > this.xy.length) {

@@ -23,15 +23,8 @@ import type { Shape } from '../geometry/shape.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { featureSelection, listedFeatures, matchCount, pageOf, type SelectionQuery } from './feature-selection.ts';
 import { featureJson, featureTypeJson, type GeometrySettings } from './geojson-feature.ts';
+import type { FeatureLimits } from './feature-limits.ts';
 import { boxToLonLat } from './lon-lat-box.ts';
-
-export interface FeatureLimits {
-  /** Most vertices (as stored) one answer may hold. */
-  maxPageVertices: number;
-  maxRings: number;
-  /** limits.maxAnswerBytes: most bytes of GeoJSON one answer may have. */
-  maxAnswerBytes: number;
-}
 
 export interface CollectionsJob {
   files: ShapefileFiles[];

@@ -7,6 +7,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { setCacheControl } from '../caching/cache-control.ts';
 import type { CollectionFacts, DescribedCollection } from '../ogc-jobs/feature-items.ts';
+import { featureLimits } from '../ogc-jobs/feature-limits.ts';
 import { NotFoundError, ServiceError } from '../errors.ts';
 import { reserveAnswer } from '../http/admission.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -36,7 +37,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
   const { catalog, jobs, config, logger } = services;
   const queries = ogcQueries(config.ogc, { remote: services.source !== undefined });
   const definition = apiDefinition(queries);
-  const limits = { maxPageVertices: config.ogc.maxPageVertices, maxRings: config.limits.maxRings, maxAnswerBytes: config.limits.maxAnswerBytes };
+  const limits = featureLimits(config);
   // A page for people is parsed and written on the event loop: its features' text is held to a page's worth, not an answer's.
   const pageLimits = { ...limits, maxAnswerBytes: Math.min(limits.maxAnswerBytes, HTML_FEATURES_BYTES) };
   const ogc = new Hono<AppEnv>();

@@ -17,6 +17,10 @@ import type { Revocations } from '../limits/revocations.ts';
  */
 const RELOADED = ['keys', 'logLevel'] as const satisfies readonly (keyof Config)[];
 
+/** A reload that removed every key of a server started with keys: it made no start-up key, so none works. */
+const NO_KEY_IN_FORCE =
+  'no keys are configured now, and this server, started with keys, has no start-up key: every request is refused (401) until keys are configured again or the server restarts';
+
 /**
  * Reads the configuration again and puts its keys and log level in force for the requests
  * that come next; those in progress go on with the grant they were given. A configuration
@@ -42,6 +46,7 @@ export function reloadConfiguration(
   revocations?.reloaded(before, keys.ids());
   logger.level = inForce.logLevel;
   logger.info({ keys: inForce.keys.length, logLevel: inForce.logLevel }, 'configuration reloaded');
+  if (keys.ids().length === 0) logger.warn(NO_KEY_IN_FORCE);
   const needRestart = (Object.keys(next) as (keyof Config)[]).filter((field) => !isDeepStrictEqual(next[field], inForce[field]));
   if (needRestart.length > 0) logger.warn({ fields: needRestart }, 'these settings take effect only after a restart');
   return inForce;

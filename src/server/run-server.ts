@@ -103,10 +103,7 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
 
   stopGracefullyOn(['SIGINT', 'SIGTERM'], { listener, services, requestTimeoutMs: config.limits.requestTimeoutMs, logger });
   if (process.platform !== 'win32') {
-    const reload = () => {
-      config = reloadConfiguration(config, load, services);
-      if (config.keys.length === 0 && services.keys.startUpKey() === undefined) logger.warn(NO_KEY_IN_FORCE);
-    };
+    const reload = () => void (config = reloadConfiguration(config, load, services));
     process.off('SIGHUP', askReload);
     process.on('SIGHUP', reload);
     if (reloadAsked) reload();
@@ -117,10 +114,6 @@ async function serve(runtime: Runtime, commandLine: CommandLineSettings): Promis
 const DEMO_KEY_REMOVED =
   'the setting demoKey is ignored: the well-known demo key it switched was removed (any page could use it); ' +
   'while no keys are configured the server now makes a random start-up key and prints it in its start-up URLs. Remove demoKey from the configuration.';
-
-/** A reload that removed every key of a server started with keys: it made no start-up key, so none works. */
-const NO_KEY_IN_FORCE =
-  'no keys are configured now, and this server, started with keys, has no start-up key: every request is refused (401) until keys are configured again or the server restarts';
 
 /**
  * The examples the Try lines name, looked for within a request's time; none when the search

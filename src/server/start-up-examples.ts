@@ -8,6 +8,7 @@
 import { stat } from 'node:fs/promises';
 import type { Services } from '../app-services.ts';
 import type { CollectionFacts } from '../ogc-jobs/feature-items.ts';
+import { featureLimits } from '../ogc-jobs/feature-limits.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 
 export interface StartUpExamples {
@@ -49,9 +50,11 @@ export async function startUpExamples(services: Looked, names: readonly string[]
 }
 
 /**
- * Whether the map of the whole file passes the checks a map meets before it is drawn: a place
- * on the earth (a CRS, or lon/lat coordinates), at most maxMapFeatures features, and at most
- * maxMapVertices vertices, bounded here by the .shp's size (every vertex takes 16 bytes).
+ * Whether the map of the whole file passes the checks a plain map (no hot spots, no labels)
+ * meets before it is drawn (drawing/map-budget.ts): a place on the earth (a CRS, or lon/lat
+ * coordinates), at most maxMapFeatures features, and at most maxMapVertices vertices, bounded
+ * here from above by the .shp's size (every vertex takes 16 bytes): a file that passes passes
+ * there too; a few that would pass there are not chosen.
  */
 async function mapFits(limits: Looked['config']['limits'], facts: CollectionFacts, files: ShapefileFiles): Promise<boolean> {
   if (facts.lonLatBBox === undefined || facts.featureCount > limits.maxMapFeatures) return false;
@@ -61,7 +64,6 @@ async function mapFits(limits: Looked['config']['limits'], facts: CollectionFact
 
 /** The id of the first of the file's first features that has a shape (record 0 may be a null shape, or deleted). */
 async function firstFeatureWithShape(services: Looked, files: ShapefileFiles, signal: AbortSignal): Promise<number | undefined> {
-  const { ogc, limits } = services.config;
   const page = await services.jobs.run(
     'items',
     {
@@ -71,7 +73,7 @@ async function firstFeatureWithShape(services: Looked, files: ShapefileFiles, si
       limit: FIRST_FEATURES,
       properties: [],
       geometry: 'type',
-      limits: { maxPageVertices: ogc.maxPageVertices, maxRings: limits.maxRings, maxAnswerBytes: limits.maxAnswerBytes },
+      limits: featureLimits(services.config),
     },
     signal,
   );

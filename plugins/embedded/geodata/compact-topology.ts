@@ -71,23 +71,26 @@ function stringEnd(text: Uint8Array, open: number): number {
   throw new Error('not a TopoJSON topology: a string does not end');
 }
 
-/** `[[[x, y], …], …]` from `start`, into one array of numbers; `end` is just past its closing bracket. */
+/** `[[[x, y], …], …]` from `start`, each arc a part of flat parts; `end` is just past its closing bracket. */
 function readArcs(text: Uint8Array, start: number): { coordinates: Float64Array; arcStarts: Uint32Array; end: number } {
   // Every number takes a digit and a separator at least; most of world-atlas's take three bytes or more.
-  let values = new Float64Array(Math.max(16, Math.ceil((text.length - start) / 3)));
-  let count = 0;
-  const arcStarts: number[] = [];
+  const arcs = new FlatPartsBuilder(Math.ceil((text.length - start) / 6));
   let depth = 0;
-  let positionStart = 0;
+  /** The position being read: its numbers so far, and the first of them. */
+  let numbers = 0;
+  let x = 0;
   let i = start;
   for (; i < text.length; i++) {
     const code = text[i];
     if (code === OPEN_BRACKET) {
       depth++;
-      if (depth === 2) arcStarts.push(count / 2);
-      if (depth === 3) positionStart = count;
+      numbers = 0;
     } else if (code === CLOSE_BRACKET) {
-      if (depth === 3 && count - positionStart !== 2) throw new Error('not a TopoJSON topology of this kind: an arc position is not two numbers');
+      if (depth === 3) {
+        if (numbers !== 2) throw new Error('not a TopoJSON topology of this kind: an arc position is not two numbers');
+      }
+      // Every arc is kept, even one without positions: arcs are named by their index.
+      if (depth === 2) arcs.endPart(0);
       if (--depth === 0) break;
     } else if (code === MINUS || (code >= DIGIT_0 && code <= DIGIT_9)) {
       // Quantized arcs hold integers, read digit by digit; any other number, by Number().
@@ -102,22 +105,17 @@ function readArcs(text: Uint8Array, start: number): { coordinates: Float64Array;
         while (isNumberCharacter(text[end])) end++;
         value = Number(new TextDecoder().decode(text.subarray(i, end)));
       }
-      if (count === values.length) values = grown(values);
-      values[count++] = value;
+      if (depth !== 3 || numbers === 2) throw new Error('not a TopoJSON topology of this kind: an arc position is not two numbers');
+      if (numbers++ === 0) x = value;
+      else arcs.push(x, value);
       i = end - 1;
     } else if (code !== COMMA && code > SPACE) {
       throw new Error(`not a TopoJSON topology: '${String.fromCharCode(code)}' where its arcs hold numbers`);
     }
   }
   if (depth !== 0) throw new Error('not a TopoJSON topology: its arcs do not end');
-  arcStarts.push(count / 2);
-  return { coordinates: values.slice(0, count), arcStarts: Uint32Array.from(arcStarts), end: i + 1 };
-}
-
-function grown(values: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
-  const larger = new Float64Array(values.length * 2);
-  larger.set(values);
-  return larger;
+  const { xy, starts } = arcs.done();
+  return { coordinates: xy, arcStarts: starts, end: i + 1 };
 }
 
 const QUOTE = 34;
