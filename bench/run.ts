@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BIG_LAYERS_HEADER, runBigLayersBench } from './big-layers.ts';
 import { runClassifyBench } from './classify.ts';
+import { runIndexBench } from './index.ts';
 import { runLimitsBench } from './limits.ts';
 import { COLD_START_HEADER, runColdStartBench } from './cold-start.ts';
 import { runThematicBench } from './thematic.ts';
@@ -26,10 +27,11 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
  * points at 1000×1000, with peak memory and the event loop's longest stall (bench/big-layers.ts,
  * issue 28); a page of 1,000 /ogc items and a whole-file map of 100,000 polygons, cold, from
  * the folder and from nginx (bench/source-bulk.ts, issue 29); what a key's limits cost, in
- * memory and in Redis (bench/limits.ts, issue 30). Environment: BENCH_FEATURES
+ * memory and in Redis (bench/limits.ts, issue 30); the spatial index of the parcels, built on a
+ * worker and searched (bench/index.ts, issue 32). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big, bulk, cold, limits (comma-separated; default all);
+ * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big, bulk, cold, limits, index (comma-separated; default all);
  * BENCH_BULK_RUNS: fresh servers per bulk request and source (default 3);
  * BENCH_BIG_RUNS: warm runs of each big-layers request after its cold one (default 2); BENCH_BIG_MATCH: only
  * the big-layers requests whose label matches this regular expression (e.g. 'where');
@@ -39,7 +41,7 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big,bulk,cold,limits').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big,bulk,cold,limits,index').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const cacheDir = resolve(process.env.BENCH_DIR ?? '.bench-cache');
 // Every section but big and bulk reads the parcels: BENCH_ONLY=big,bulk neither writes nor reads them.
@@ -163,6 +165,12 @@ if (only.has('limits')) {
   printTable(['key rules', 'CPU µs/req', 'vs none'], cpu);
   console.log(`\n${runtime}: images at concurrency 8 with the same key rules, in memory and in Redis (limits.store)\n`);
   printTable(['format', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/img', 'failed'], images);
+}
+
+if (only.has('index')) {
+  const rows = await runIndexBench(dataDir);
+  console.log(`\nthe spatial index of ${features} parcels on a worker (the map-in-view job on a pool of one; issue 32: built in < 2 s)\n`);
+  printTable(['job', 'ms'], rows);
 }
 
 /**

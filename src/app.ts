@@ -32,6 +32,8 @@ import { apiDescriptionRoutes } from './routes/api-description.ts';
 import { imagesRoute } from './routes/images.ts';
 import { mapRoute } from './routes/map.ts';
 import { legendRoute } from './routes/legend.ts';
+import { tilesRoute } from './routes/tiles.ts';
+import { basemapTilesRoute } from './routes/basemap-tiles.ts';
 import { usageRoute } from './routes/usage.ts';
 import { classificationCache } from './operations/thematic.ts';
 
@@ -97,13 +99,20 @@ export function buildApp(services: Services): Hono<AppEnv> {
   operations.route('/', imagesRoute(styled));
   operations.route('/', mapRoute(styled));
   operations.route('/', legendRoute(styled));
+  operations.route('/', tilesRoute(styled));
   app.route('/rest/v1/shapefiles', operations);
+  const basemapTiles = new Hono<AppEnv>();
+  basemapTiles.use(admitted);
+  basemapTiles.route('/', basemapTilesRoute(services));
+  app.route('/rest/v1/basemap', basemapTiles);
 
   // The path is not echoed: a key pasted into it by mistake must not come back.
   const routes = [
     '/REST/v1/shapefiles/images',
     '/REST/v1/shapefiles/map',
     '/REST/v1/shapefiles/legend',
+    '/REST/v1/shapefiles/tiles',
+    '/REST/v1/basemap',
     '/REST/v1/usage',
     '/ogc (OGC API – Features)',
     '/openapi.json',

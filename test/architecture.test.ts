@@ -124,6 +124,7 @@ const LAYERS = [
   'src/text/',
   'src/labels/',
   'src/raster/',
+  'src/vector-tile/',
   'src/hotspots/',
   'src/filter/',
   'src/thematic/',
@@ -132,6 +133,7 @@ const LAYERS = [
   'src/params/',
   'src/themes/',
   'src/envelope/',
+  'src/tiles/',
   // Work off the event loop: the worker pool, what every job shares, the drawing jobs and
   // /ogc's feature jobs, the basemap plugins and the SDK they are written against (it
   // re-exports parts of everything above), and the job table that types both sides of a job.

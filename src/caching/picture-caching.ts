@@ -19,11 +19,12 @@ import { shapefileVersions } from './shapefile-version.ts';
 export interface PictureRequest {
   file: string;
   noCache: boolean;
-  format: Format;
+  /** An operation's format, or what a tiles route answers (a tile's png or mvt, a TileJSON, a style). */
+  format: Format | string;
 }
 
 /** The envelopes carry a TraceId of their own, so equal facts give equivalent, not equal, bytes. */
-const ENVELOPE_FORMATS: ReadonlySet<Format> = new Set(['xml', 'json']);
+const ENVELOPE_FORMATS: ReadonlySet<string> = new Set<Format>(['xml', 'json']);
 
 /**
  * Middleware for a route whose query is validated into a PictureRequest and whose shapefile

@@ -14,6 +14,10 @@ const DEFAULT_LIMITS = {
   maxMapFeatures: 100_000,
   maxMapVertices: 5_000_000,
   maxImageVertices: 2_000_000,
+  // A tile is one 256-px square of a slippy map, asked for dozens at a time: past these it is
+  // drawn from the spatial index alone (docs/tiles.md, "Budgets"), which costs a few ms.
+  maxTileFeatures: 10_000,
+  maxTileVertices: 500_000,
   maxRings: 100_000,
   // About 3 s of one native render at ~65 ns a step (resvg 2.6 on 2 cores, picture-budget.ts):
   // a whole map of 100,000 polygons of a few pixels, outlined, takes about a fifth of it.
@@ -241,6 +245,10 @@ export const configSchema = z
         maxMapFeatures: z.number().int().min(1).default(DEFAULT_LIMITS.maxMapFeatures),
         /** Most vertices (as stored, before simplification) one map may draw. */
         maxMapVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxMapVertices),
+        /** Most features one tile draws or encodes one by one; past it the tile is drawn from the spatial index alone. */
+        maxTileFeatures: z.number().int().min(1).default(DEFAULT_LIMITS.maxTileFeatures),
+        /** Most vertices (as stored) one tile draws or encodes; past it the tile is drawn from the spatial index alone. */
+        maxTileVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxTileVertices),
         /** Most vertices (as stored) one images request may draw in all its images. */
         maxImageVertices: z.number().int().min(1).default(DEFAULT_LIMITS.maxImageVertices),
         /** Most rings one polygon record may have. */

@@ -97,8 +97,6 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   checkpoint();
   const attributionText = job.basemap.attribution.trim();
   const attribution = attributionText ? attributionStrip(context, attributionText, width, pixelRatio) : undefined;
-  const tiles = job.basemap.below.images ?? [];
-  const composite = tiles.length > 0 && tilesFromCache(tiles);
   const featureIds = Array.from(inView.refs.parents);
   const styled = styler?.(featureIds, checkpoint);
   if (!points) checkDrawingWork(drawingWork(pixels(), style, pixelRatio, styled?.paints), job.limits.maxDrawingWork);
@@ -114,10 +112,8 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   lap('styling');
   // The features' labels win over the basemap's (docs/api.md, "Basemap labels").
   const labelled = overlay ? basemapClearOf(job.basemap, overlay.labels) : job.basemap;
-  // Raster tiles, decoded once and kept, are laid down here; resvg draws the rest over them.
-  const basemap = composite ? { ...labelled, below: { ...labelled.below, images: undefined } } : labelled;
+  const { basemap, underTiles } = tilesLaidApart(labelled);
   const mapSvg: MapSvg = { width, height, pixelRatio, basemap, shapes: pointPixels ? [] : pixels(), style, attribution, paints: styled?.paints, overlay: overlay?.svg };
-  const underTiles = composite ? tiles : [];
   const canvas = pointPixels ? stampedMapPixels(context, mapSvg, pointPixels, underTiles) : mapPixels(context, mapSvg, underTiles);
   checkpoint();
   const real = { width: width * pixelRatio, height: height * pixelRatio };
@@ -136,6 +132,16 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   return drawnImage(image, hotSpots, job, lap);
 }
 
+/**
+ * Raster tiles, decoded once and kept, are laid down by mapPixels(); resvg draws the rest
+ * over them. The basemap without the tiles mapPixels() lays, and those tiles.
+ */
+export function tilesLaidApart(basemap: Basemap): { basemap: Basemap; underTiles: readonly PlacedImage[] } {
+  const tiles = basemap.below.images ?? [];
+  if (tiles.length === 0 || !tilesFromCache(tiles)) return { basemap, underTiles: [] };
+  return { basemap: { ...basemap, below: { ...basemap.below, images: undefined } }, underTiles: tiles };
+}
+
 /** `make()`, made on the first call and kept. */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -146,7 +152,7 @@ function once<T>(make: () => T): () => T {
  * The map's premultiplied pixels: resvg's drawing of its SVG, laid over `tiles` (decoded
  * once and kept, tile-pixels.ts), each at its CSS place times the pixel ratio.
  */
-function mapPixels(context: DrawingContext, picture: MapSvg, tiles: readonly PlacedImage[]): Uint8Array {
+export function mapPixels(context: DrawingContext, picture: MapSvg, tiles: readonly PlacedImage[]): Uint8Array {
   const { svg, fonts } = renderMapSvg(picture);
   context.lap('svg');
   context.checkpoint();

@@ -1,15 +1,16 @@
 /**
- * The records of a map without `fid` that reach into its view, found by one walk over the
- * record headers (records out of view are skipped by their own bounding box), with the
- * map's budgets (features, vertices, hot spots and their attribute values) counted over
- * them, before any record is decoded. Walked by the map-in-view step, and again by the
- * drawing step when the files changed on disk in between.
+ * The records of a map without `fid` that reach into its view, found by their own bounding
+ * boxes in the file's spatial index (job-context/record-index.ts; docs/decisions.md, "Spatial
+ * index"), with the map's budgets (features, vertices, hot spots and their attribute values)
+ * counted over them from their record headers, before any record is decoded. Found by the
+ * map-in-view step, and again by the drawing step when the files changed on disk in between.
  */
 import { basename } from 'node:path';
 import { DamagedShapefileError } from '../errors.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
-import { contains, overlaps } from '../geometry/bbox.ts';
+import { contains } from '../geometry/bbox.ts';
 import type { BBox } from '../geometry/types.ts';
+import { recordIndex } from '../job-context/record-index.ts';
 import { mercatorBoxToFile } from '../map/reproject.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import { checkHotSpotBudget } from './hot-spot-budget.ts';
@@ -31,38 +32,30 @@ export interface InViewQuery extends HotSpotRequest {
 export interface RecordsInView {
   /** Their ids, in file order. */
   fids: Uint32Array;
-  /** The version of the files the walk read (OpenShapefile.version). */
+  /** The version of the files they were found in (OpenShapefile.version). */
   version: string;
 }
 
-/** The walk itself, and the budgets checked over what it found. */
+/** The records found through the file's index (job-context/record-index.ts), and the budgets checked over them. */
 export function recordsInView(shapefile: OpenShapefile, job: InViewQuery, checkpoint: Checkpoint): Uint32Array {
   const { limits } = job;
-  const shpFile = basename(job.files.paths.shp);
+  const index = recordIndex(shapefile, checkpoint);
   // A view that holds the whole file needs no test; and far outside a projection's area
   // its inverse can answer nonsense, so the view is mapped into the file's units only when
   // it shows part of the file.
   const viewInFile = contains(job.visible, job.fileExtent) ? undefined : mercatorBoxToFile(job.visible, shapefile.crs);
-
-  const selected: number[] = [];
-  let vertices = 0;
-  let parts = 0;
-  for (const record of shapefile.walk(checkpoint)) {
-    const { bbox } = record;
-    if (!bbox || record.pointCount === 0) continue;
-    if (![bbox.xmin, bbox.ymin, bbox.xmax, bbox.ymax].every(Number.isFinite)) {
-      throw new DamagedShapefileError(shpFile, `record ${record.fid} has a bounding box that is not finite.`);
-    }
-    if (viewInFile && !overlaps(bbox, viewInFile)) continue;
-    selected.push(record.fid);
-    vertices += record.pointCount;
-    parts += record.partCount;
-    // The walk stops here: the rest of the file need not be read to refuse.
-    if (selected.length > limits.maxMapFeatures) throw tooManyFeatures(selected.length, limits.maxMapFeatures, false);
+  const [damaged] = index.notFinite;
+  // The walk this replaced stopped at whichever came first in file order: a record whose box
+  // is not finite, or one record past the features' budget; telling which needs every record
+  // in view, so the search stops early only when the file has no such record.
+  const found = index.search(viewInFile, { checkpoint, maxRecords: damaged === undefined ? limits.maxMapFeatures : Infinity });
+  const pastBudget = found.fids.length > limits.maxMapFeatures;
+  if (damaged !== undefined && !(pastBudget && found.fids[limits.maxMapFeatures] < damaged)) {
+    throw new DamagedShapefileError(basename(job.files.paths.shp), `record ${damaged} has a bounding box that is not finite.`);
   }
-  if (vertices > limits.maxMapVertices) throw tooManyVertices(vertices, limits.maxMapVertices);
-  checkDrawnShapes(selected.length, shapefile.shapeType);
-  if (job.includeHotSpots) checkHotSpotBudget(parts, hotSpotAttributes(job, () => shapefile), limits, FEWER_MAP_FEATURES);
-  return Uint32Array.from(selected);
+  if (pastBudget) throw tooManyFeatures(found.fids.length, limits.maxMapFeatures, false);
+  if (found.vertices > limits.maxMapVertices) throw tooManyVertices(found.vertices, limits.maxMapVertices);
+  checkDrawnShapes(found.fids.length, shapefile.shapeType);
+  if (job.includeHotSpots) checkHotSpotBudget(found.parts, hotSpotAttributes(job, () => shapefile), limits, FEWER_MAP_FEATURES);
+  return found.fids;
 }
-

@@ -26,3 +26,8 @@ export function intersection(a: BBox, b: BBox): BBox | undefined {
 export function union(a: BBox, b: BBox): BBox {
   return { xmin: Math.min(a.xmin, b.xmin), ymin: Math.min(a.ymin, b.ymin), xmax: Math.max(a.xmax, b.xmax), ymax: Math.max(a.ymax, b.ymax) };
 }
+
+/** The box widened by `margin` on every side. */
+export function widened(box: BBox, margin: number): BBox {
+  return { xmin: box.xmin - margin, ymin: box.ymin - margin, xmax: box.xmax + margin, ymax: box.ymax + margin };
+}

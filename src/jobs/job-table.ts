@@ -10,6 +10,8 @@ import type { ImageJob } from '../drawing/draw-image.ts';
 import type { MapJob } from '../drawing/draw-map.ts';
 import type { DrawnImage } from '../drawing/drawn-image.ts';
 import type { DrawnLegend, LegendJob } from '../drawing/draw-legend.ts';
+import type { DrawnTile, TileJob } from '../drawing/draw-tile.ts';
+import type { BasemapTileJob } from '../drawing/draw-basemap-tile.ts';
 import type { MapFeatures, MapFeaturesJob } from '../drawing/map-features.ts';
 import type { InViewQuery, RecordsInView } from '../drawing/records-in-view.ts';
 import type { SelectJob } from '../drawing/select-features.ts';
@@ -28,6 +30,10 @@ interface Jobs {
   'map-in-view': { input: InViewQuery; output: RecordsInView };
   /** A map's last step: drawn over its basemap, with its part of the answer. */
   map: { input: MapJob; output: DrawnImage };
+  /** One tile of a layer, raster or vector (docs/tiles.md). */
+  tile: { input: TileJob; output: DrawnTile };
+  /** One tile of the configured basemap, for a slippy map's raster source. */
+  'basemap-tile': { input: BasemapTileJob; output: { bytes: Uint8Array } };
   /** The legend route's picture: a styled request's legend alone, as PNG or SVG. */
   legend: { input: LegendJob; output: DrawnLegend };
   /** The features a `where=` filter selects, for images and maps. */

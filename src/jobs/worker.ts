@@ -11,6 +11,8 @@ import { openWorkerShapefiles } from '../job-context/worker-data.ts';
 import { drawImage } from '../drawing/draw-image.ts';
 import { drawMap } from '../drawing/draw-map.ts';
 import { drawLegend } from '../drawing/draw-legend.ts';
+import { drawTile } from '../drawing/draw-tile.ts';
+import { drawBasemapTile } from '../drawing/draw-basemap-tile.ts';
 import { describeCollections, featureItem, featureItems } from '../ogc-jobs/feature-items.ts';
 import { mapFeatures } from '../drawing/map-features.ts';
 import { mapInView } from '../drawing/map-in-view.ts';
@@ -29,6 +31,8 @@ const handlers: JobHandlers = {
   'map-features': mapFeatures,
   'map-in-view': mapInView,
   map: drawMap,
+  tile: drawTile,
+  'basemap-tile': drawBasemapTile,
   legend: drawLegend,
   select: selectFeatures,
   classify: classifyFeatures,

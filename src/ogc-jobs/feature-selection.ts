@@ -16,6 +16,7 @@ import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat, lonLatBoxInFile } from './lon-lat-box.ts';
 import { shapeMeetsBox } from './shape-meets-box.ts';
 import { matchingFeatures } from '../job-context/matching-features.ts';
+import { recordIndex } from '../job-context/record-index.ts';
 
 export interface SelectionQuery {
   /** WGS 84 lon/lat boxes; a feature in any of them matches (two when a bbox crosses the antimeridian). */
@@ -122,10 +123,11 @@ function countAtMost(missing: Uint32Array, offset: number): number {
 
 /**
  * The listed features whose geometry meets one of `boxes`, and those without geometry (which
- * match every bbox, as OGC API – Features says), from one walk over the records. A record
+ * match every bbox, as OGC API – Features says), the candidates found through the file's
+ * spatial index (job-context/record-index.ts; docs/decisions.md, "Spatial index"). A record
  * is decided by its own bounding box when that lies outside the box, or inside it; only a
  * record across the box's edge is decoded and tested vertex by vertex, in lon/lat. Those
- * are counted first, from their record headers, and refused past `reading.maxVertices`
+ * are counted first, from their record headers (as the index holds them), and refused past `reading.maxVertices`
  * before any is decoded, as a page is. The boxes are first cut to the file's extent, so
  * that they are mapped into the file's units only where its CRS is meant to be used.
  */
@@ -140,20 +142,27 @@ function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut
     // to lon/lat and back would not hold a record on its edge exactly.
     return [{ box, inFile: sameBox(part, extent) ? { ...inFile, outer: shapefile.bbox } : inFile }];
   });
+  const index = recordIndex(shapefile, checkpoint);
+  // Those the index places in no box are candidates too: without geometry they match every
+  // bbox, and one whose box is not finite is tested as the walk this replaced tested it.
+  const candidates = ascendingUnion([index.withoutGeometry, index.notFinite, ...tests.map(({ inFile }) => index.search(inFile.outer, { checkpoint }).fids)]);
+  const pacer = new StepPacer(checkpoint);
   const ids: number[] = [];
-  /** Records across an edge of a box, to decode once the walk has counted their vertices, with the boxes near each. */
+  /** Records across an edge of a box, to decode once their vertices are counted, with the boxes near each. */
   const across: { fid: number; near: typeof tests }[] = [];
   let acrossVertices = 0;
   let acrossCount = 0;
   let j = 0;
-  for (const record of shapefile.walk(checkpoint)) {
-    const { fid, bbox } = record;
+  for (const fid of candidates) {
+    pacer.step();
     while (j < missing.length && missing[j] < fid) j++;
     if (missing[j] === fid) continue;
-    if (!bbox || record.pointCount === 0) {
+    const facts = index.facts(fid);
+    if (!facts) {
       ids.push(fid);
       continue;
     }
+    const { bbox } = facts;
     const near = tests.filter(({ inFile }) => overlaps(bbox, inFile.outer));
     if (near.length === 0) continue;
     if (near.some(({ inFile }) => inFile.inner && contains(inFile.inner, bbox))) {
@@ -162,18 +171,17 @@ function idsInBoxes(shapefile: OpenShapefile, boxes: BBox[], { missing }: AllBut
     }
     // Past the budget only the count goes on, for the message: nothing is kept or decoded.
     if (acrossVertices <= reading.maxVertices) across.push({ fid, near });
-    acrossVertices += record.pointCount;
+    acrossVertices += facts.pointCount;
     acrossCount++;
   }
   if (acrossVertices > reading.maxVertices) throw tooManyVerticesAcross(acrossCount, acrossVertices, reading.maxVertices);
-  const pacer = new StepPacer(checkpoint);
   for (const { fid, near } of across) {
     checkpoint();
     const shape = shapefile.readShape(fid, { useCache: false, maxRings: reading.maxRings, checkpoint });
     const lonLat = shape && shapeInLonLat(shape, fid, reading.settings, checkpoint);
     if (lonLat && near.some(({ box }) => shapeMeetsBox(lonLat, box, pacer))) ids.push(fid);
   }
-  // Records across an edge were tested after the walk: the ids go back into id order.
+  // Records across an edge were tested after the others: the ids go back into id order.
   return Uint32Array.from(ids).sort();
 }
 
@@ -193,6 +201,18 @@ function sameBox(a: BBox, b: BBox): boolean {
 /** The features the filter selects, null geometries included, every match kept. */
 function idsMatching(shapefile: OpenShapefile, filter: string, { checkpoint }: DrawingContext): Uint32Array {
   return matchingFeatures(shapefile, filter, { keep: Infinity, drawableOnly: false }, checkpoint).fids;
+}
+
+/** The ids in any of the ascending lists, ascending, each once. */
+function ascendingUnion(lists: Uint32Array[]): Uint32Array {
+  const all = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0));
+  let at = 0;
+  for (const list of lists) {
+    all.set(list, at);
+    at += list.length;
+  }
+  all.sort();
+  return all.filter((fid, i) => i === 0 || all[i - 1] !== fid);
 }
 
 /** The ids in both ascending lists. */

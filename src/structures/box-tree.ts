@@ -1,11 +1,12 @@
 /**
- * A static tree of boxes (a bounding-volume hierarchy) that finds an item whose box meets a
- * query box and that passes a test, stopping at the first. Each node splits its items at the
- * median of their centres along the longer side of the centres' spread, so that nodes stay
- * compact; the medians come from a linear-time selection (nth-element.ts), so the tree
- * is built in O(n log n) whatever the boxes. (Flatbush, which sorts Hilbert values with a
- * median-of-three quicksort, can be driven quadratic by boxes placed to order; the boxes here
- * come from the public.)
+ * A static tree of boxes (a bounding-volume hierarchy) that finds the items whose boxes meet
+ * a query box: every one (a shapefile's records in a map's view or a tile, job-context/record-index.ts),
+ * or the first that passes a test (a ring's edges near a point, geometry/rings/edge-index.ts).
+ * Each node splits its items at the median of their centres along the longer side of the
+ * centres' spread, so that nodes stay compact; the medians come from a linear-time selection
+ * (nth-element.ts), so the tree is built in O(n log n) whatever the boxes. (Flatbush, which
+ * sorts Hilbert values with a median-of-three quicksort, can be driven quadratic by boxes
+ * placed to order; the boxes here come from the public.)
  */
 import { placeNth } from './nth-element.ts';
 import type { StepPacer } from '../cancellation/checkpoint.ts';
@@ -23,22 +24,47 @@ export class BoxTree {
   private readonly pending: Int32Array;
   private pendingSize = 0;
 
-  /** boxes: minX, minY, maxX, maxY for each item. */
+  /**
+   * boxes: minX, minY, maxX, maxY for each item, none of them NaN (a NaN box would hide
+   * its node's other items from every search). `pacer` paces the build, and the searches
+   * that are not given their own.
+   */
   constructor(
     private readonly boxes: Float64Array,
     private readonly pacer: StepPacer,
   ) {
     const count = boxes.length / 4;
     const depth = Math.max(0, Math.ceil(Math.log2(count / LEAF_ITEMS)));
-    this.order = new Uint32Array(count).map((_, item) => item);
+    this.order = new Uint32Array(count);
+    const centreX = new Float64Array(count);
+    const centreY = new Float64Array(count);
+    for (let item = 0; item < count; item++) {
+      this.order[item] = item;
+      centreX[item] = (boxes[4 * item] + boxes[4 * item + 2]) / 2;
+      centreY[item] = (boxes[4 * item + 1] + boxes[4 * item + 3]) / 2;
+    }
+    pacer.step(count);
     this.nodeBoxes = new Float64Array(4 * 2 ** (depth + 1));
     this.pending = new Int32Array(3 * (depth + 2));
-    const centres = [0, 1].map((axis) => new Float64Array(count).map((_, item) => (boxes[4 * item + axis] + boxes[4 * item + axis + 2]) / 2));
-    this.build(0, 0, count, centres);
+    this.build(0, 0, count, centreX, centreY);
+  }
+
+  /** The bytes of its arrays (the boxes it was given not counted): what a cache that keeps it counts. */
+  get bytes(): number {
+    return this.order.byteLength + this.nodeBoxes.byteLength + this.pending.byteLength + this.query.byteLength;
   }
 
   /** Whether some item whose box meets [minX, maxX] × [minY, maxY] passes `test`; stops at the first that does. */
   some(minX: number, minY: number, maxX: number, maxY: number, test: (item: number) => boolean): boolean {
+    return this.search(minX, minY, maxX, maxY, test);
+  }
+
+  /**
+   * Calls `visit` with each item whose box meets [minX, maxX] × [minY, maxY] (edges
+   * included), in tree order, until it returns true; returns whether it did. `visit` must not
+   * search this tree itself: a search's state is the tree's.
+   */
+  search(minX: number, minY: number, maxX: number, maxY: number, visit: (item: number) => boolean | void, pacer = this.pacer): boolean {
     this.query.set([minX, minY, maxX, maxY]);
     this.pendingSize = 0;
     this.enter(0, 0, this.order.length);
@@ -47,11 +73,11 @@ export class BoxTree {
       const end = pending[--this.pendingSize];
       const first = pending[--this.pendingSize];
       const node = pending[--this.pendingSize];
-      this.pacer.step();
+      pacer.step();
       if (end - first <= LEAF_ITEMS) {
         for (let at = first; at < end; at++) {
           const item = this.order[at];
-          if (this.meetsQuery(this.boxes, item) && test(item)) return true;
+          if (this.meetsQuery(this.boxes, item) && visit(item) === true) return true;
         }
       } else {
         const middle = first + ((end - first) >> 1);
@@ -78,44 +104,62 @@ export class BoxTree {
   }
 
   /** Arranges order[first … end − 1] under `node` and sets the boxes of its subtree. */
-  private build(node: number, first: number, end: number, centres: Float64Array[]): void {
-    const at = 4 * node;
+  private build(node: number, first: number, end: number, centreX: Float64Array, centreY: Float64Array): void {
     if (end - first <= LEAF_ITEMS) {
-      this.nodeBoxes.set([Infinity, Infinity, -Infinity, -Infinity], at);
-      for (let k = first; k < end; k++) {
-        const item = 4 * this.order[k];
-        for (let side = 0; side < 2; side++) {
-          this.nodeBoxes[at + side] = Math.min(this.nodeBoxes[at + side], this.boxes[item + side]);
-          this.nodeBoxes[at + side + 2] = Math.max(this.nodeBoxes[at + side + 2], this.boxes[item + side + 2]);
-        }
-      }
-      this.pacer.step(end - first);
+      this.setLeafBox(node, first, end);
       return;
     }
     const middle = first + ((end - first) >> 1);
-    placeNth(this.order, first, end, middle, centres[this.longerAxis(first, end, centres)], this.pacer);
-    this.build(2 * node + 1, first, middle, centres);
-    this.build(2 * node + 2, middle, end, centres);
+    placeNth(this.order, first, end, middle, this.spreadsMoreAlongX(first, end, centreX, centreY) ? centreX : centreY, this.pacer);
+    this.build(2 * node + 1, first, middle, centreX, centreY);
+    this.build(2 * node + 2, middle, end, centreX, centreY);
+    const boxes = this.nodeBoxes;
+    const at = 4 * node;
     const left = 4 * (2 * node + 1);
     const right = left + 4;
-    for (let side = 0; side < 2; side++) {
-      this.nodeBoxes[at + side] = Math.min(this.nodeBoxes[left + side], this.nodeBoxes[right + side]);
-      this.nodeBoxes[at + side + 2] = Math.max(this.nodeBoxes[left + side + 2], this.nodeBoxes[right + side + 2]);
-    }
+    boxes[at] = Math.min(boxes[left], boxes[right]);
+    boxes[at + 1] = Math.min(boxes[left + 1], boxes[right + 1]);
+    boxes[at + 2] = Math.max(boxes[left + 2], boxes[right + 2]);
+    boxes[at + 3] = Math.max(boxes[left + 3], boxes[right + 3]);
   }
 
-  /** 0 if the items' centres spread more along x than along y, else 1. */
-  private longerAxis(first: number, end: number, centres: Float64Array[]): number {
-    const spread = centres.map((values) => {
-      let least = Infinity;
-      let most = -Infinity;
-      for (let k = first; k < end; k++) {
-        least = Math.min(least, values[this.order[k]]);
-        most = Math.max(most, values[this.order[k]]);
-      }
-      return most - least;
-    });
-    this.pacer.step(2 * (end - first));
-    return spread[0] >= spread[1] ? 0 : 1;
+  /** Sets the box of leaf `node` to that of items order[first … end − 1] (an empty box for none). */
+  private setLeafBox(node: number, first: number, end: number): void {
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (let k = first; k < end; k++) {
+      const item = 4 * this.order[k];
+      minX = Math.min(minX, this.boxes[item]);
+      minY = Math.min(minY, this.boxes[item + 1]);
+      maxX = Math.max(maxX, this.boxes[item + 2]);
+      maxY = Math.max(maxY, this.boxes[item + 3]);
+    }
+    const at = 4 * node;
+    this.nodeBoxes[at] = minX;
+    this.nodeBoxes[at + 1] = minY;
+    this.nodeBoxes[at + 2] = maxX;
+    this.nodeBoxes[at + 3] = maxY;
+    this.pacer.step(end - first);
+  }
+
+  /** Whether the centres of items order[first … end − 1] spread at least as far along x as along y. */
+  private spreadsMoreAlongX(first: number, end: number, centreX: Float64Array, centreY: Float64Array): boolean {
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    for (let k = first; k < end; k++) {
+      const item = this.order[k];
+      const x = centreX[item];
+      const y = centreY[item];
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+    this.pacer.step(end - first);
+    return maxX - minX >= maxY - minY;
   }
 }
