@@ -27,6 +27,7 @@ import type { DrawStyle } from '../svg/style.ts';
 import { encodeVectorTile, type TileFeature } from '../vector-tile/encode.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { encodeImage } from '../raster/rasterize.ts';
+import { arrayBytes, byteBoundedCache } from '../structures/byte-bounded-cache.ts';
 import { drawMap } from './draw-map.ts';
 import { featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { coverageTile } from './tile-coverage.ts';
@@ -57,12 +58,9 @@ export interface TileJob {
   limits: TileLimits;
 }
 
-/** The tile's bytes, or none: the layer does not reach the tile (the caller answers its empty tile). */
+/** The tile's bytes: drawn, encoded, or the layer's empty tile. */
 export interface DrawnTile {
-  bytes?: Uint8Array;
-  /** How many features the tile holds, and whether it was drawn from the index alone (past its budgets). */
-  features: number;
-  coverage: boolean;
+  bytes: Uint8Array;
 }
 
 /**
@@ -89,33 +87,67 @@ export async function drawTile(job: TileJob, context: DrawingContext): Promise<H
   // inverse can answer nonsense, so the box is mapped into the file's units only when it shows part of the file.
   const inFile = contains(visible, fileExtent) ? undefined : mercatorBoxToFile(visible, shapefile.crs);
   const hits = index.search(inFile, { checkpoint });
-  const found = job.where === undefined ? hits : narrowed(shapefile, index, hits.fids, job.where, checkpoint);
+  const found = job.where === undefined ? hits : narrowed(shapefile, index, hits.fids, job, checkpoint);
   lap('index');
   if (found.fids.length === 0) return emptyTile(shapefile, job, context);
   if (found.fids.length > job.limits.maxTileFeatures || found.vertices > job.limits.maxTileVertices) {
     const bytes = coverageTile(boxesOf(index, found.fids), { shapefile, toMercator, job, checkpoint, compressionLevel: context.compressionLevel });
     lap('coverage');
-    return tileAnswer({ bytes, features: found.fids.length, coverage: true });
+    return tileAnswer(bytes);
   }
   if (job.format === 'mvt') {
     const bytes = vectorTile(shapefile, found.fids, job, checkpoint);
     lap('encode');
-    return tileAnswer({ bytes, features: found.fids.length, coverage: false });
+    return tileAnswer(bytes);
   }
-  return tileAnswer({ bytes: await rasterTile(found.fids, fileExtent, visible, shapefile, job, context), features: found.fids.length, coverage: false });
+  return tileAnswer(await rasterTile(found.fids, fileExtent, visible, shapefile, job, context));
 }
 
-function tileAnswer(tile: DrawnTile): Handled<DrawnTile> {
-  return { result: tile, ...(tile.bytes ? { transfer: [tile.bytes.buffer as ArrayBuffer] } : {}) };
+function tileAnswer(bytes: Uint8Array): Handled<DrawnTile> {
+  return { result: { bytes }, transfer: [bytes.buffer as ArrayBuffer] };
 }
 
-/** The features of `fids` that `where` selects (their rows only are read), with their vertices as the index counts them. */
-function narrowed(shapefile: OpenShapefile, index: RecordIndex, fids: Uint32Array, where: string, checkpoint: Checkpoint) {
-  const listed = Array.from(fids);
-  const matches = matchingFeatures(shapefile, where, { fids: listed, keep: listed.length, drawableOnly: true }, checkpoint).fids;
+/**
+ * The features of `fids` that `where` selects, with their vertices as the index counts them.
+ * A tile within its budget reads its candidates' rows alone; one past it (a low zoom, where
+ * a tile may hold every feature) takes the whole file's matches, scanned once per file
+ * version and filter and kept on this worker, as every low-zoom tile of the layer needs them.
+ */
+function narrowed(shapefile: OpenShapefile, index: RecordIndex, fids: Uint32Array, job: TileJob, checkpoint: Checkpoint) {
+  const where = job.where!;
+  let matches: Uint32Array;
+  if (fids.length <= job.limits.maxTileFeatures) {
+    const listed = Array.from(fids);
+    matches = matchingFeatures(shapefile, where, { fids: listed, keep: listed.length, drawableOnly: true }, checkpoint).fids;
+  } else {
+    const key = `${shapefile.name}\0${shapefile.version}\0${where}`;
+    let all = selections.get(key);
+    if (!all) {
+      all = matchingFeatures(shapefile, where, { keep: Infinity, drawableOnly: true }, checkpoint).fids;
+      selections.set(key, all);
+    }
+    matches = sortedCommon(fids, all);
+  }
   let vertices = 0;
   for (const fid of matches) vertices += index.facts(fid)?.pointCount ?? 0;
   return { fids: matches, vertices };
+}
+
+/** Whole-file `where=` selections a worker keeps for low-zoom tiles: 4 bytes a match, the filter's text in the key. */
+const selections = byteBoundedCache<Uint32Array>(16 * 1024 * 1024, arrayBytes);
+
+/** The ids in both ascending lists, ascending. */
+function sortedCommon(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const common: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) {
+      common.push(a[i]);
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return Uint32Array.from(common);
 }
 
 /** The boxes of records the index found, as its record headers give them. */
@@ -142,7 +174,7 @@ function emptyTile(shapefile: OpenShapefile, job: TileJob, context: DrawingConte
     if (emptyTiles.size < MAX_EMPTY_TILES) emptyTiles.set(key, bytes);
   }
   // A copy moves to the main thread; the kept one stays.
-  return { result: { bytes: bytes.slice(), features: 0, coverage: false } };
+  return tileAnswer(bytes.slice());
 }
 
 /** The empty tiles a worker keeps: the PNGs of both ratios, and the vector tiles of this many layers. */

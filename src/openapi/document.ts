@@ -7,7 +7,9 @@ import { Registry } from 'prom-client';
 import { z } from 'zod';
 import { packageVersion } from '../config/package-folders.ts';
 import type { Config } from '../config/schema.ts';
-import { IMAGE_CONTENT_TYPES, IMAGE_FORMATS, MAP_FORMATS, type Format } from '../params/fields.ts';
+import { choiceParam, IMAGE_CONTENT_TYPES, IMAGE_FORMATS, MAP_FORMATS, type Format } from '../params/fields.ts';
+import { tileQuerySchema } from '../params/tiles.ts';
+import { CULTURES, MAP_TYPES } from '../plugin-contract/basemap-plugin.ts';
 import { imagesQuerySchema } from '../params/images.ts';
 import { mapQuerySchema } from '../params/map.ts';
 import { usageQuerySchema } from '../params/usage.ts';
@@ -102,6 +104,7 @@ export function openApiDocument({ limits, ogc, metrics, remote, themes }: Docume
         ),
       },
       '/REST/v1/usage': { get: usageOperation() },
+      ...tilePaths(themes),
       ...ogcPaths(ogc, remote),
       ...PUBLIC_PATHS,
       ...(metrics ? { '/metrics': publicOperation('Prometheus metrics', Registry.PROMETHEUS_CONTENT_TYPE) } : {}),
@@ -161,6 +164,45 @@ function linkingOgcSchemas(value: unknown): unknown {
   if (typeof $ref === 'string' && $ref === '#/components/schemas/exception') return { $ref: '#/components/schemas/OgcException' };
   if (typeof $ref === 'string' && /^https?:/.test($ref)) return { type: 'object', externalDocs: { description: "OGC's schema", url: $ref } };
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, linkingOgcSchemas(inner)]));
+}
+
+const pathParameter = (name: string, description: string, schema: Record<string, unknown>) => ({ name, in: 'path', required: true, description, schema });
+const TILE_ADDRESS = [
+  pathParameter('z', 'Zoom, 0–22.', { type: 'integer', minimum: 0, maximum: 22 }),
+  pathParameter('x', 'Column, 0 to 2^z − 1, from the antimeridian eastwards.', { type: 'integer', minimum: 0 }),
+  pathParameter('y', 'Row, 0 to 2^z − 1, from 85.0511°N southwards.', { type: 'integer', minimum: 0 }),
+];
+const FILE = pathParameter('file', 'The shapefile, as the images operation names it.', { type: 'string' });
+
+/** The tiles (docs/tiles.md): a layer's raster and vector tiles, its TileJSON and style, the basemap as tiles. */
+function tilePaths(themes: ReadonlyMap<string, Theme>): Record<string, unknown> {
+  const query = operationParameters([tileQuerySchema(themes), z.object(styleFields), z.object(thematicFields)]);
+  const answer = (operationId: string, summary: string, type: string, parameters: unknown[], description: string) => ({
+    get: {
+      operationId,
+      summary,
+      parameters,
+      responses: {
+        200: { description, headers: CACHING_HEADERS, content: { [type]: { schema: { type: type.startsWith('application/json') ? 'object' : 'string' } } } },
+        304: { description: 'If-None-Match named the ETag this answer would have: nothing was read.', headers: CACHING_HEADERS },
+        ...errorResponses(ERRORS),
+      },
+    },
+  });
+  const tiles = '/REST/v1/shapefiles/tiles/{file}';
+  return {
+    [`${tiles}/{z}/{x}/{y}.png`]: answer('rasterTile', 'A raster tile of a layer', 'image/png', [FILE, ...TILE_ADDRESS, ...query], 'A 256-px PNG ({y}@2x.png: 512 px), drawn as the images operation draws.'),
+    [`${tiles}/{z}/{x}/{y}.mvt`]: answer('vectorTile', 'A vector tile of a layer', 'application/vnd.mapbox-vector-tile', [FILE, ...TILE_ADDRESS, ...query], 'A Mapbox Vector Tile 2.1 (extent 4096), ids the fids, the fields named by fields=.'),
+    [`${tiles}.json`]: answer('tileJson', "A layer's TileJSON", 'application/json', [FILE, ...query], 'TileJSON 3.0.0 of the .mvt tiles (tiles=png: of the PNG tiles) with these parameters.'),
+    [`${tiles}/style.json`]: answer('tileStyle', "A layer's MapLibre style", 'application/json', [FILE, ...query], 'A MapLibre style (version 8) drawing the vector tiles over the basemap in the colours of the raster tiles.'),
+    '/REST/v1/basemap/{type}/{z}/{x}/{y}.png': answer(
+      'basemapTile',
+      'The basemap as tiles',
+      'image/png',
+      [pathParameter('type', 'The map type.', { type: 'string', enum: [...MAP_TYPES] }), ...TILE_ADDRESS, ...operationParameters([z.object({ culture: choiceParam(CULTURES).optional() })])],
+      'The configured basemap drawn for one tile.',
+    ),
+  };
 }
 
 /** The usage route: the key's own counts and limits; refused as any route is for its key, but never for its quota. */

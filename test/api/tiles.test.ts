@@ -6,6 +6,7 @@
  */
 import { VectorTile } from '@mapbox/vector-tile';
 import { writeFileSync } from 'node:fs';
+import { FEATURE_CACHE_MISSES } from '../../src/job-context/context.ts';
 import { join } from 'node:path';
 import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,9 +175,48 @@ describe('budgets', () => {
     const features = vectorFeatures(await (await fetch(tileUrl(small, 'squares', PAIR_TILE, 'mvt'))).bytes());
     expect(features).toHaveLength(1);
     expect(features[0].type).toBe(3);
+    // where= narrows before the budget is counted: of the two squares one is left, drawn as ever.
+    const selected = vectorFeatures(await (await fetch(tileUrl(small, 'squares', PAIR_TILE, 'mvt', { where: 'VALUE = 4' }))).bytes());
+    expect(selected.map((feature) => feature.id)).toEqual([3]);
     // A tile within the budget is drawn as ever.
     const one = tileAt(4.305, 52.005, 11);
     expect(opaqueColours(await (await fetch(tileUrl(small, 'squares', one, 'png'))).bytes()).get('#d3d3d3')).toBeGreaterThan(100);
+  });
+});
+
+describe('a tile of a large file', () => {
+  let large: TestServer;
+  /** 20,000 squares of 50 m, 100 m apart, in rows of 200 over RD New. */
+  const COLUMNS = 200;
+  const ROWS = 100;
+  beforeAll(async () => {
+    const source = join(folder, 'grid.csv');
+    const lines = ['WKT,ID'];
+    for (let row = 0; row < ROWS; row++) {
+      for (let column = 0; column < COLUMNS; column++) {
+        const [x, y] = [100_000 + column * 100, 400_000 + row * 100];
+        lines.push(`"POLYGON ((${x} ${y},${x} ${y + 50},${x + 50} ${y + 50},${x + 50} ${y},${x} ${y}))",${row * COLUMNS + column}`);
+      }
+    }
+    writeFileSync(source, lines.join('\n'));
+    const gridFolder = makeTempDir('shapeshot-tiles-grid-');
+    await writeShapefile(gridFolder, 'grid', source, ['-a_srs', 'EPSG:28992', '-oo', 'GEOM_POSSIBLE_NAMES=WKT', '-oo', 'KEEP_GEOM_COLUMNS=NO']);
+    large = await startServer({ dataDir: gridFolder, render: { workers: 1 } });
+  });
+  afterAll(() => large?.close());
+
+  it('reads only the records it shows: the spatial index finds them, no walk over the others', async () => {
+    const misses = () => large.services.jobs.stats.counts[FEATURE_CACHE_MISSES] ?? 0;
+    // The first tile of the file builds its index (one walk over the record headers).
+    await (await fetch(tileUrl(large, 'grid', tileAt(4.65, 51.6, 16), 'mvt'))).bytes();
+    for (const [lon, lat] of [[4.7, 51.62], [4.8, 51.65]]) {
+      const before = misses();
+      const features = vectorFeatures(await (await fetch(tileUrl(large, 'grid', tileAt(lon, lat, 16), 'mvt'))).bytes(), 'grid');
+      expect(features.length).toBeGreaterThan(0);
+      expect(features.length).toBeLessThan(50);
+      // One record read and decoded for each feature the tile holds, of 20,000.
+      expect(misses() - before).toBe(features.length);
+    }
   });
 });
 

@@ -20,7 +20,7 @@ const SERVERS = {
 type ServerName = keyof typeof SERVERS;
 const NAMES = Object.keys(SERVERS) as ServerName[];
 
-/** Both operations and the legend, every format, styles, themes and classes, labels, hot spots, points, lines, polygons, errors. */
+/** Both operations, the legend and tiles, every format, styles, themes and classes, labels, hot spots, points, lines, polygons, errors. */
 const REQUESTS = [
   'images?file=countries&fid=0,2.1&theme=SteelGrid&includeHotSpots=1',
   'images?file=benelux_rd&fid=0&singleImage=1&bgColor1=fff&bgColor2=%230000ff&bgAngle=30&reduceTol=50&format=json',
@@ -36,6 +36,9 @@ const REQUESTS = [
   'map?file=countries&fid=3,4&styleBy=SUBREGION&labelField=NAME&legend=1&legendPosition=topleft&includeHotSpots=1',
   'legend?file=countries&styleBy=AREA_KM2&palette=viridis&culture=Dutch&format=svg',
   'legend?file=countries&theme=CountryArea&scale=2',
+  "tiles/countries/3/4/2.png?styleBy=REGION&where=REGION%3D'Europe'",
+  'tiles/countries/2/2/1@2x.png?theme=SteelGrid',
+  'tiles/benelux_rd/7/65/42.mvt?fields=NAME&styleBy=NAME',
 ].map((path) => `/REST/v1/shapefiles/${path}&key=${TEST_KEY}`);
 
 const servers = new Map<ServerName, ServerProcess>();
