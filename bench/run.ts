@@ -6,6 +6,7 @@ import { runIndexBench } from './index.ts';
 import { runLimitsBench } from './limits.ts';
 import { COLD_START_HEADER, runColdStartBench } from './cold-start.ts';
 import { runThematicBench } from './thematic.ts';
+import { peerKitDir, runTilesBench, TILES_HEADER, TILES_RATIO_HEADER } from './tiles.ts';
 import { load, loadGenerator, measureRow } from './load.ts';
 import { runMapBench } from './map.ts';
 import { ensureHeavyFile, runOverloadBench } from './overload.ts';
@@ -28,24 +29,28 @@ import { RUNTIMES, serverCommand, startServerProcess, type RuntimeName } from '.
  * issue 28); a page of 1,000 /ogc items and a whole-file map of 100,000 polygons, cold, from
  * the folder and from nginx (bench/source-bulk.ts, issue 29); what a key's limits cost, in
  * memory and in Redis (bench/limits.ts, issue 30); the spatial index of the parcels, built on a
- * worker and searched (bench/index.ts, issue 32). Environment: BENCH_FEATURES
+ * worker and searched (bench/index.ts, issue 32); random tiles, PNG and MVT, beside MapServer 8's
+ * tile mode, on the peer kit's 200,000 polygons and on 2,000 (bench/tiles.ts, issue 32). Environment: BENCH_FEATURES
  * (default 1,000,000), BENCH_SECONDS per run (default 10), BENCH_DIR (default
  * .bench-cache), BENCH_RUNTIME: the server's runtime, node (default), deno or bun;
- * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big, bulk, cold, limits, index (comma-separated; default all);
+ * BENCH_ONLY: some of images, overload, select, maps, stages, classify, thematic, sources, big, bulk, cold, limits, index, tiles (comma-separated; default all);
  * BENCH_BULK_RUNS: fresh servers per bulk request and source (default 3);
  * BENCH_BIG_RUNS: warm runs of each big-layers request after its cold one (default 2); BENCH_BIG_MATCH: only
  * the big-layers requests whose label matches this regular expression (e.g. 'where');
  * BENCH_PEERS_DATA: the peer kit's data folder (../shared/bench-peers), whose big.shp the
- * stage breakdown and the sources section measure too; BENCH_PROFILE=1: CPU profiles behind the stage breakdown and the big layers.
+ * stage breakdown and the sources section measure too; BENCH_PEERS_KIT: the peer kit itself (default
+ * ../shared/bench-peers), whose tools the tiles section runs; BENCH_TILES_SECONDS (default 15),
+ * BENCH_TILES_WARM (default 3) and BENCH_TILES_ROUNDS (default 2): the tiles section's timed run,
+ * warm-up before each and rounds; BENCH_PROFILE=1: CPU profiles behind the stage breakdown and the big layers.
  */
 const features = Number(process.env.BENCH_FEATURES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const runtime = (process.env.BENCH_RUNTIME ?? 'node') as RuntimeName;
-const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big,bulk,cold,limits,index').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'images,overload,select,maps,stages,classify,thematic,sources,big,bulk,cold,limits,index,tiles').split(','));
 if (!RUNTIMES.includes(runtime)) throw new Error(`BENCH_RUNTIME must be one of ${RUNTIMES.join(', ')}; got '${runtime}'`);
 const cacheDir = resolve(process.env.BENCH_DIR ?? '.bench-cache');
-// Every section but big and bulk reads the parcels: BENCH_ONLY=big,bulk neither writes nor reads them.
-const needsParcels = [...only].some((section) => !['big', 'bulk', 'cold'].includes(section));
+// Every section but big, bulk, cold and tiles reads the parcels: BENCH_ONLY=big,bulk neither writes nor reads them.
+const needsParcels = [...only].some((section) => !['big', 'bulk', 'cold', 'tiles'].includes(section));
 const dataDir = needsParcels ? ensureParcels(cacheDir, features, console.log) : '';
 if (needsParcels) readThrough(dataDir);
 const heavyFile = needsParcels ? ensureHeavyFile(dataDir) : '';
@@ -171,6 +176,24 @@ if (only.has('index')) {
   const rows = await runIndexBench(dataDir);
   console.log(`\nthe spatial index of ${features} parcels on a worker (the map-in-view job on a pool of one; issue 32: built in < 2 s)\n`);
   printTable(['job', 'ms'], rows);
+}
+
+if (only.has('tiles')) {
+  const tiles = await runTilesBench({
+    runtime,
+    cacheDir,
+    kitDir: peerKitDir(),
+    key,
+    seconds: Number(process.env.BENCH_TILES_SECONDS ?? 15),
+    warmSeconds: Number(process.env.BENCH_TILES_WARM ?? 3),
+    rounds: Number(process.env.BENCH_TILES_ROUNDS ?? 2),
+    log: console.log,
+  });
+  console.log(`\n${runtime}: random 256-px tiles at z 12–16 beside MapServer's tile mode, c=8, load by ${loadGenerator} (issue 32)\n\n${tiles.setup.join('\n')}\n`);
+  console.log(`answers checked before the load:\n${tiles.checks.join('\n')}\n`);
+  printTable(TILES_HEADER, tiles.rows);
+  console.log('');
+  printTable(TILES_RATIO_HEADER, tiles.ratios);
 }
 
 /**

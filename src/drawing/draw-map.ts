@@ -11,6 +11,7 @@ import { overlaps } from '../geometry/bbox.ts';
 import { shapesBBox } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { mercatorTransform, reprojector, type ToMercator } from '../map/reproject.ts';
+import { approximatedWithin } from '../map/approximate-transform.ts';
 import { mapPacked, packShapes, shapePacker, unpackShapes, type PackedShapes } from '../geometry/packed-shapes.ts';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
 import { listSubset, refsOf, wholeFeatures } from '../params/fid.ts';
@@ -71,6 +72,8 @@ export interface MapJob extends HotSpotRequest {
   jpegQuality: number;
   useCache: boolean;
   limits: MapLimits & { maxLabels: number; maxDrawingWork: number };
+  /** Reproject within `tolerance` metres over `box` (file units) by interpolation (map/approximate-transform.ts); absent: exactly. */
+  approximation?: { box: BBox; tolerance: number };
 }
 
 /** Vertices closer together than this (real pixels) are one vertex on the map. */
@@ -194,7 +197,8 @@ function stampedMapPixels(context: DrawingContext, picture: MapSvg, points: Pack
 function decodeInView(shapefile: OpenShapefile, job: MapJob, inView: RecordsInView, checkpoint: Checkpoint): ListedFeatures {
   const { limits } = job;
   const shpFile = basename(job.files.paths.shp);
-  const toMercator: ToMercator = mercatorTransform(shapefile.crs, shapefile.name);
+  const exact: ToMercator = mercatorTransform(shapefile.crs, shapefile.name);
+  const toMercator = job.approximation ? approximatedWithin(exact, job.approximation.box, job.approximation.tolerance) : exact;
   const fids = shapefile.version === inView.version ? inView.fids : recordsInView(shapefile, job, checkpoint);
   const packer = shapePacker();
   const reproject = reprojector(packer, toMercator, shpFile, checkpoint);

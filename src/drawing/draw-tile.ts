@@ -8,27 +8,29 @@
  */
 import { basename } from 'node:path';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
+import { BadRequestError } from '../errors.ts';
 import { contains, overlaps, widened } from '../geometry/bbox.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
 import { matchingFeatures } from '../job-context/matching-features.ts';
 import { recordIndex, type RecordIndex } from '../job-context/record-index.ts';
 import type { DrawingContext } from '../job-context/context.ts';
-import { bboxToMercator, mercatorBoxToFile, mercatorTransform, reprojectShape } from '../map/reproject.ts';
+import { bboxToMercator, mercatorBoxToFile, mercatorTransform, reprojectShape, type ToMercator } from '../map/reproject.ts';
 import { placeView } from '../map/view.ts';
 import type { TileFormat } from '../params/tiles.ts';
 import type { Basemap } from '../plugin-contract/basemap-plugin.ts';
-import { tileBox, type TileAddress } from '../projection/tile-address.ts';
+import { tileBox, tileSpan, type TileAddress } from '../projection/tile-address.ts';
 import { pixelsPerMetre, TILE_SIZE } from '../projection/web-mercator.ts';
 import { readingEach } from '../shapefile/byte-reader.ts';
 import { fieldsNamedIn, pickFields } from '../shapefile/dbf.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
-import { encodeVectorTile, type TileFeature } from '../vector-tile/encode.ts';
+import { encodeVectorTile, EXTENT, type TileFeature } from '../vector-tile/encode.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { encodeImage } from '../raster/rasterize.ts';
 import { arrayBytes, byteBoundedCache } from '../structures/byte-bounded-cache.ts';
-import { drawMap } from './draw-map.ts';
+import { drawMap, type MapJob } from './draw-map.ts';
+import { approximatedWithin } from '../map/approximate-transform.ts';
 import { featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { coverageTile } from './tile-coverage.ts';
 import { CLASS_PROPERTY } from '../tiles/map-style.ts';
@@ -40,6 +42,8 @@ export interface TileLimits {
   maxRings: number;
   maxDrawingWork: number;
   maxAnswerBytes: number;
+  /** Of the fields a vector tile carries, estimated from the .dbf widths (docs/tiles.md, "Budgets"). */
+  maxHotSpotAttributeBytes: number;
 }
 
 export interface TileJob {
@@ -69,6 +73,9 @@ export interface DrawnTile {
  */
 const VECTOR_REACH_PIXELS = 4;
 
+/** Vertices from which a tile's are reprojected by interpolation: a grid costs 300 to 1,400 exact transforms. */
+const APPROXIMATE_FROM_VERTICES = 4096;
+
 /** No basemap under a tile: the features on transparency. */
 const NO_BASEMAP: Basemap = { below: {}, attribution: '' };
 
@@ -90,17 +97,23 @@ export async function drawTile(job: TileJob, context: DrawingContext): Promise<H
   const found = job.where === undefined ? hits : narrowed(shapefile, index, hits.fids, job, checkpoint);
   lap('index');
   if (found.fids.length === 0) return emptyTile(shapefile, job, context);
+  // A tile's vertices lie mostly in and around it: reprojected there by interpolation, within half
+  // a vector tile's unit, below what its rounding moves a vertex (docs/tiles.md, "Reprojection");
+  // exactly when they are too few to pay for the grid.
+  const approximation =
+    found.vertices >= APPROXIMATE_FROM_VERTICES ? { box: around(inFile ?? shapefile.bbox), tolerance: tileSpan(job.tile.z) / EXTENT / 2 } : undefined;
   if (found.fids.length > job.limits.maxTileFeatures || found.vertices > job.limits.maxTileVertices) {
     const bytes = coverageTile(boxesOf(index, found.fids), { shapefile, toMercator, job, checkpoint, compressionLevel: context.compressionLevel });
     lap('coverage');
     return tileAnswer(bytes);
   }
   if (job.format === 'mvt') {
-    const bytes = vectorTile(shapefile, found.fids, job, checkpoint);
+    const projection = approximation ? approximatedWithin(toMercator, approximation.box, approximation.tolerance) : toMercator;
+    const bytes = vectorTile(shapefile, found.fids, job, projection, checkpoint);
     lap('encode');
     return tileAnswer(bytes);
   }
-  return tileAnswer(await rasterTile(found.fids, fileExtent, visible, shapefile, job, context));
+  return tileAnswer(await rasterTile(found.fids, { fileExtent, visible, approximation }, shapefile, job, context));
 }
 
 function tileAnswer(bytes: Uint8Array): Handled<DrawnTile> {
@@ -150,6 +163,21 @@ function sortedCommon(a: Uint32Array, b: Uint32Array): Uint32Array {
   return Uint32Array.from(common);
 }
 
+/** The fields' values of `features` rows, by their .dbf widths, within the budget; else a 400 saying what to ask instead. */
+function checkFieldBytes(shapefile: OpenShapefile, fields: readonly string[], features: number, maxBytes: number): void {
+  const rowBytes = shapefile.fields.filter((field) => fields.includes(field.name)).reduce((sum, field) => sum + field.width, 0);
+  if (rowBytes * features <= maxBytes) return;
+  throw new BadRequestError(
+    `The fields asked for would take up to ${rowBytes * features} bytes for the ${features} features of this tile; at most ${maxBytes} bytes ` +
+      '(limits.maxHotSpotAttributeBytes) can be carried. Ask for fewer fields, or for tiles at a higher zoom.',
+  );
+}
+
+/** The box with as much again on every side: the tile's neighbours, where its features' other vertices mostly lie. */
+function around(box: BBox): BBox {
+  return widened(box, Math.max(box.xmax - box.xmin, box.ymax - box.ymin));
+}
+
 /** The boxes of records the index found, as its record headers give them. */
 function* boxesOf(index: RecordIndex, fids: Uint32Array): Generator<BBox> {
   for (const fid of fids) {
@@ -182,7 +210,13 @@ const MAX_EMPTY_TILES = 256;
 const emptyTiles = new Map<string, Uint8Array>();
 
 /** The tile drawn as a map of the records in it, over no basemap: the map operation's own drawing step. */
-async function rasterTile(fids: Uint32Array, fileExtent: BBox, visible: BBox, shapefile: OpenShapefile, job: TileJob, context: DrawingContext): Promise<Uint8Array> {
+async function rasterTile(
+  fids: Uint32Array,
+  { fileExtent, visible, approximation }: Pick<MapJob, 'fileExtent' | 'visible' | 'approximation'>,
+  shapefile: OpenShapefile,
+  job: TileJob,
+  context: DrawingContext,
+): Promise<Uint8Array> {
   const { tile, limits } = job;
   const box = tileBox(tile);
   const placement = placeView({ x: (box.xmin + box.xmax) / 2, y: (box.ymin + box.ymax) / 2 }, tile.z, TILE_SIZE, TILE_SIZE, job.pixelRatio);
@@ -193,6 +227,7 @@ async function rasterTile(fids: Uint32Array, fileExtent: BBox, visible: BBox, sh
       fileExtent,
       transform: placement.transform,
       visible,
+      ...(approximation ? { approximation } : {}),
       width: TILE_SIZE,
       height: TILE_SIZE,
       pixelRatio: job.pixelRatio,
@@ -225,12 +260,12 @@ async function rasterTile(fids: Uint32Array, fileExtent: BBox, visible: BBox, sh
  * The tile's features as a vector tile: decoded, in Web Mercator, with the fields asked for
  * and, when styled, their class (CLASS_PROPERTY).
  */
-function vectorTile(shapefile: OpenShapefile, fids: Uint32Array, job: TileJob, checkpoint: Checkpoint): Uint8Array {
+function vectorTile(shapefile: OpenShapefile, fids: Uint32Array, job: TileJob, toMercator: ToMercator, checkpoint: Checkpoint): Uint8Array {
   const file = basename(job.files.paths.shp);
   const fields = fieldsNamedIn(shapefile, 'fields', job.fields);
+  checkFieldBytes(shapefile, fields, fids.length, job.limits.maxHotSpotAttributeBytes);
   const list = Array.from(fids);
   const shapes = shapefile.readShapes(list, { useCache: job.useCache, maxRings: job.limits.maxRings, checkpoint });
-  const toMercator = mercatorTransform(shapefile.crs, shapefile.name);
   const classes = job.styling?.colouring ? featureStyler(shapefile, job.styling)(list, checkpoint).classes : undefined;
   const rows = new Map<number, Record<string, unknown>>();
   if (fields.length > 0) readingEach(list, (fid) => void rows.set(fid, pickFields(shapefile.readAttributes(fid), fields)));

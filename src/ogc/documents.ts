@@ -5,12 +5,18 @@
 import type { CollectionFacts } from '../ogc-jobs/feature-items.ts';
 import type { BBox } from '../geometry/types.ts';
 import type { AttributeType } from '../shapefile/dbf.ts';
-import { collectionHref, DRAFT_QUERYABLES_REL, MEDIA_TYPES, ogcBase, QUERYABLES_REL, requestHref, type Link } from './links.ts';
+import { collectionHref, CRS84, DRAFT_QUERYABLES_REL, MEDIA_TYPES, ogcBase, QUERYABLES_REL, requestHref, type Link } from './links.ts';
 import { pagingLinks, type PagePosition } from './paging.ts';
+import { tilesetsLinks } from './tiles.ts';
 
-export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+/** The link relation from the landing page to the tile matrix sets (OGC API – Tiles). */
+const TILING_SCHEMES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/tiling-schemes';
 
-/** The conformance classes /ogc meets; OpenAPI 3.0's is not claimed, since it also asks for an HTML service-doc. */
+/**
+ * The conformance classes /ogc meets: OGC API – Features, and OGC API – Tiles with the 2D Tile
+ * Matrix Set standard's JSON (docs/ogc.md, "OGC API – Tiles"). OpenAPI 3.0's is not claimed,
+ * since it also asks for an HTML service-doc.
+ */
 export const CONFORMANCE_CLASSES = [
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
@@ -20,17 +26,31 @@ export const CONFORMANCE_CLASSES = [
   'http://www.opengis.net/spec/cql2/1.0/conf/cql2-text',
   'http://www.opengis.net/spec/cql2/1.0/conf/basic-cql2',
   'http://www.opengis.net/spec/cql2/1.0/conf/advanced-comparison-operators',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tileset',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tilesets-list',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/geodata-tilesets',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/mvt',
+  'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/png',
+  'http://www.opengis.net/spec/tms/2.0/conf/tilematrixset',
+  'http://www.opengis.net/spec/tms/2.0/conf/json-tilematrixset',
+  'http://www.opengis.net/spec/tms/2.0/conf/tilesetmetadata',
+  'http://www.opengis.net/spec/tms/2.0/conf/json-tilesetmetadata',
+  'http://www.opengis.net/spec/tms/2.0/conf/tilematrixsetlimits',
+  'http://www.opengis.net/spec/tms/2.0/conf/json-tilematrixsetlimits',
 ];
 
 export function landingPage(base: string) {
   return {
     title: 'shapeshot',
-    description: 'The shapefiles of the data folder as OGC API – Features collections, in GeoJSON (WGS 84 longitude/latitude).',
+    description:
+      'The shapefiles of the data folder as OGC API – Features collections, in GeoJSON (WGS 84 longitude/latitude), and as vector and map tiles (OGC API – Tiles).',
     links: [
       { href: base, rel: 'self', type: MEDIA_TYPES.json, title: 'This document' },
       { href: `${base}/api`, rel: 'service-desc', type: MEDIA_TYPES.openapi, title: 'The API definition (OpenAPI 3.0)' },
       { href: `${base}/conformance`, rel: 'conformance', type: MEDIA_TYPES.json, title: 'The conformance classes this API meets' },
       { href: `${base}/collections`, rel: 'data', type: MEDIA_TYPES.json, title: 'The collections: one per shapefile' },
+      { href: `${base}/tileMatrixSets`, rel: TILING_SCHEMES_REL, type: MEDIA_TYPES.json, title: 'The tile matrix sets the collections are tiled in' },
     ] satisfies Link[],
   };
 }
@@ -78,6 +98,7 @@ export function collectionDocument(facts: CollectionFacts, base: string) {
       { href: `${href}/queryables`, rel: QUERYABLES_REL, type: MEDIA_TYPES.jsonSchema, title: 'Its fields, as queryables' },
       // For GDAL 3.6, which reads only this rel, and only a document served as application/json.
       { href: `${href}/queryables`, rel: DRAFT_QUERYABLES_REL, type: MEDIA_TYPES.json, title: 'Its fields, as queryables' },
+      ...tilesetsLinks(href),
     ] satisfies Link[],
     ...(facts.lonLatBBox ? { extent: { spatial: { bbox: [corners(facts.lonLatBBox)], crs: CRS84 } } } : {}),
     itemType: 'feature',

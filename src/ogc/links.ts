@@ -8,7 +8,12 @@ export interface Link {
   rel: string;
   type?: string;
   title?: string;
+  /** An href with {placeholders} for the client to fill (OGC API – Tiles' tile links). */
+  templated?: boolean;
 }
+
+/** WGS 84 longitude/latitude, the CRS of every extent /ogc gives. */
+export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 
 export const MEDIA_TYPES = {
   json: 'application/json',

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { reasonPhrase } from '../envelope/model.ts';
 import { MEDIA_TYPES } from './links.ts';
 import type { OgcQueries } from './parameters.ts';
+import { WEB_MERCATOR_QUAD } from './tile-matrix-set.ts';
+import { TILE_KINDS, type TileKind } from './tiles.ts';
 
 /** OGC's published schemas of the documents /ogc answers with. */
 const OGC_SCHEMAS = 'https://schemas.opengis.net/ogcapi/features/part1/1.0/openapi/schemas';
@@ -15,8 +17,6 @@ interface Operation {
   /** OpenAPI's path template, below /ogc. */
   path: string;
   summary: string;
-  /** Whether it names a collection (and so may answer 404), or a feature too. */
-  names?: 'collection' | 'feature';
   /** Whether it reads shapefiles, on the drawing workers (and so may answer 500 and 503). */
   reads?: true;
   mediaType: string;
@@ -37,11 +37,10 @@ export const OPERATIONS: Record<keyof OgcQueries, Operation> = {
     mediaType: MEDIA_TYPES.json,
     schema: ogcSchema('collections'),
   },
-  collection: { path: '/collections/{collectionId}', summary: 'A collection', names: 'collection', reads: true, mediaType: MEDIA_TYPES.json, schema: ogcSchema('collection') },
+  collection: { path: '/collections/{collectionId}', summary: 'A collection', reads: true, mediaType: MEDIA_TYPES.json, schema: ogcSchema('collection') },
   queryables: {
     path: '/collections/{collectionId}/queryables',
     summary: "A collection's fields, as a JSON Schema (OGC API – Features Part 3)",
-    names: 'collection',
     reads: true,
     mediaType: MEDIA_TYPES.jsonSchema,
     schema: { type: 'object' },
@@ -49,7 +48,6 @@ export const OPERATIONS: Record<keyof OgcQueries, Operation> = {
   items: {
     path: '/collections/{collectionId}/items',
     summary: "A page of a collection's features, in WGS 84 longitude/latitude",
-    names: 'collection',
     reads: true,
     mediaType: MEDIA_TYPES.geojson,
     schema: ogcSchema('featureCollectionGeoJSON'),
@@ -57,16 +55,44 @@ export const OPERATIONS: Record<keyof OgcQueries, Operation> = {
   item: {
     path: '/collections/{collectionId}/items/{featureId}',
     summary: 'A feature, in WGS 84 longitude/latitude',
-    names: 'feature',
     reads: true,
     mediaType: MEDIA_TYPES.geojson,
     schema: ogcSchema('featureGeoJSON'),
   },
+  tileMatrixSets: { path: '/tileMatrixSets', summary: 'The tile matrix sets tiles are offered in: WebMercatorQuad', mediaType: MEDIA_TYPES.json, schema: { type: 'object' } },
+  tileMatrixSet: {
+    path: '/tileMatrixSets/{tileMatrixSetId}',
+    summary: 'A tile matrix set, in the JSON of the 2D Tile Matrix Set standard (OGC 17-083r4)',
+    mediaType: MEDIA_TYPES.json,
+    schema: { type: 'object' },
+  },
+  ...tileOperations('vector'),
+  ...tileOperations('map'),
 };
 
-/** An operation's path as Hono routes it. */
+/** The three resources of a collection's tiles of one kind (tiles.ts): its tilesets, a tileset, a tile. */
+function tileOperations<Kind extends TileKind>(kind: Kind): Record<`${Kind}${'Tilesets' | 'Tileset' | 'Tile'}`, Operation> {
+  const { path, mediaType, what } = TILE_KINDS[kind];
+  const tiles = `/collections/{collectionId}/${path}`;
+  const document = { reads: true, mediaType: MEDIA_TYPES.json, schema: { type: 'object' } } as const;
+  const tilesets: Operation = { path: tiles, summary: `${what} of a collection: its tilesets`, ...document };
+  const tileset: Operation = { path: `${tiles}/{tileMatrixSetId}`, summary: `${what} of a collection: a tileset's metadata`, ...document };
+  const tile: Operation = {
+    path: `${tiles}/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}`,
+    summary: `${what} of a collection: a tile, the REST tile without parameters`,
+    reads: true,
+    mediaType,
+    schema: { type: 'string', format: 'binary' },
+  };
+  return { [`${kind}Tilesets`]: tilesets, [`${kind}Tileset`]: tileset, [`${kind}Tile`]: tile } as Record<`${Kind}${'Tilesets' | 'Tileset' | 'Tile'}`, Operation>;
+}
+
+/**
+ * An operation's path as Hono routes it: lower-cased as the app routes every path
+ * (/ogc/tileMatrixSets arrives as /ogc/tilematrixsets), its parameters' names as they are.
+ */
 export function honoPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
+  return path.replace(/\{(\w+)\}|[^{]+/g, (part, name?: string) => (name === undefined ? part.toLowerCase() : `:${name}`));
 }
 
 const PATH_PARAMETERS = {
@@ -84,6 +110,10 @@ const PATH_PARAMETERS = {
     description: "A feature's id: its record's 0-based position in the .shp, as GDAL and QGIS number features.",
     schema: { type: 'integer', minimum: 0 },
   },
+  tileMatrixSetId: { name: 'tileMatrixSetId', in: 'path', required: true, description: 'The tile matrix set: WebMercatorQuad.', schema: { type: 'string', enum: [WEB_MERCATOR_QUAD] } },
+  tileMatrix: { name: 'tileMatrix', in: 'path', required: true, description: 'The tile matrix: the zoom level, 0 to 22.', schema: { type: 'string', pattern: '^\\d+$' } },
+  tileRow: { name: 'tileRow', in: 'path', required: true, description: 'The row, 0 at the top, to 2^tileMatrix - 1.', schema: { type: 'integer', minimum: 0 } },
+  tileCol: { name: 'tileCol', in: 'path', required: true, description: 'The column, 0 at 180°W, to 2^tileMatrix - 1.', schema: { type: 'integer', minimum: 0 } },
 };
 
 const API_KEY_HEADER = {
@@ -102,10 +132,11 @@ export function apiDefinition(queries: OgcQueries): (base: string) => Record<str
   return (base) => ({
     openapi: '3.0.3',
     info: {
-      title: 'shapeshot: OGC API – Features',
+      title: 'shapeshot: OGC API – Features and Tiles',
       version: '1.0.0',
       description:
-        'The shapefiles of the data folder as collections, their features in GeoJSON (WGS 84 longitude/latitude). ' +
+        'The shapefiles of the data folder as collections, their features in GeoJSON (WGS 84 longitude/latitude), ' +
+        'and their vector and map tiles in WebMercatorQuad. ' +
         'Errors are OGC exceptions, `{ "code", "description" }`, with the HTTP status; a query parameter not declared here is a 400.',
     },
     servers: [{ url: base }],
@@ -122,11 +153,9 @@ export function apiDefinition(queries: OgcQueries): (base: string) => Record<str
 }
 
 function operationObject(name: string, operation: Operation, query: z.ZodObject) {
-  const pathParameters = [
-    ...(operation.names ? [PATH_PARAMETERS.collectionId] : []),
-    ...(operation.names === 'feature' ? [PATH_PARAMETERS.featureId] : []),
-  ];
-  const failures = [400, 401, ...(operation.names ? [404] : []), 405, 414, 431, 500, ...(operation.reads ? [503] : [])];
+  // The path's own parameters, read from its template; a path that names something may name what is not there (404).
+  const pathParameters = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => PATH_PARAMETERS[name as keyof typeof PATH_PARAMETERS]);
+  const failures = [400, 401, ...(pathParameters.length > 0 ? [404] : []), 405, 414, 431, 500, ...(operation.reads ? [503] : [])];
   return {
     operationId: name,
     summary: operation.summary,

@@ -124,6 +124,9 @@ const filterLang = z
 /** Every resource takes these: the key, and the one format. */
 const metadataQuery = z.strictObject({ key, f: format(['json']) });
 
+/** A tile takes the key alone: it is the REST tile without parameters (docs/ogc.md, "OGC API – Tiles"). */
+const tileQuery = z.strictObject({ key });
+
 /** A resource a browser may browse takes these: the key, and JSON or its HTML page. */
 const pageQuery = z.strictObject({ key, f: format(['json', 'html']) });
 
@@ -175,6 +178,14 @@ export function ogcQueries({ maxLimit }: OgcLimits, { remote = false }: { remote
     queryables: metadataQuery,
     items: z.strictObject({ key, f: featureFormat, ...featurePaging, bbox, datetime, properties, filter, 'filter-lang': filterLang }),
     item: z.strictObject({ key, f: featureFormat, properties }),
+    tileMatrixSets: metadataQuery,
+    tileMatrixSet: metadataQuery,
+    vectorTilesets: metadataQuery,
+    vectorTileset: metadataQuery,
+    vectorTile: tileQuery,
+    mapTilesets: metadataQuery,
+    mapTileset: metadataQuery,
+    mapTile: tileQuery,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * GET /ogc…: OGC API – Features over the data folder. What reads shapefiles is admitted
+ * GET /ogc…: OGC API – Features and Tiles over the data folder. What reads shapefiles is admitted
  * like every other operation and runs on the drawing workers with the request's signal;
  * this thread checks parameters and writes the documents around the workers' GeoJSON.
  */
@@ -15,7 +15,15 @@ import { visibleShapefile, visibleShapefilesPage } from '../http/shapefile-acces
 import type { Services } from '../app-services.ts';
 import type { ShapefileFiles } from '../shapefile/file-set.ts';
 import { addStages } from '../stages.ts';
+import { cachedPicture } from '../caching/picture-caching.ts';
+import { dataAttribution } from '../envelope/copyright.ts';
+import { classificationCache } from '../operations/thematic.ts';
+import { createTile } from '../operations/tiles.ts';
+import { tileQuerySchema, type TileFormat, type TileQuery } from '../params/tiles.ts';
+import type { TileAddress } from '../projection/tile-address.ts';
 import { collectionDocument, collectionsDocument, conformance, landingPage, queryablesDocument } from './documents.ts';
+import { isWebMercatorQuad, tileMatrixSetDocument, tileMatrixSetsDocument, unknownTileMatrixSet, webMercatorTile } from './tile-matrix-set.ts';
+import { TILE_KINDS, tilesetDocument, tilesetsDocument, type TileKind } from './tiles.ts';
 import { onlyGetOrHead } from './errors.ts';
 import { featureBytes, featureCollectionBytes } from './feature-documents.ts';
 import { collectionHref, MEDIA_TYPES, ogcBase, publicRequestUrl, requestHref, type Link } from './links.ts';
@@ -182,8 +190,62 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
     return sendBytes(c, featureBytes(feature, links), MEDIA_TYPES.geojson);
   });
 
+  ogc.get(route('tileMatrixSets'), (c) => {
+    queryOf(c, queries.tileMatrixSets);
+    return sendJson(c, tileMatrixSetsDocument(ogcBase(linkUrl(c))));
+  });
+
+  ogc.get(route('tileMatrixSet'), (c) => {
+    queryOf(c, queries.tileMatrixSet);
+    if (!isWebMercatorQuad(c.req.param('tileMatrixSetId') ?? '')) throw unknownTileMatrixSet();
+    return sendJson(c, tileMatrixSetDocument(ogcBase(linkUrl(c))));
+  });
+
+  // A collection's tiles, vector and map: the REST tiles without parameters, cached as they are (docs/ogc.md, "OGC API – Tiles").
+  const tileServices = { ...services, classifications: classificationCache() };
+  const tileDefaults = tileQuerySchema(services.themes).parse({});
+  const attributionOf = dataAttribution(config);
+  const tileCaching = cachedPicture<OgcTileRequest>(config, (request) => attributionOf(request.file)) as MiddlewareHandler<AppEnv>;
+  for (const kind of Object.keys(TILE_KINDS) as TileKind[]) {
+    const { format, mediaType } = TILE_KINDS[kind];
+    ogc.get(route(`${kind}Tilesets`), admitted, async (c) => {
+      queryOf(c, queries[`${kind}Tilesets`]);
+      return sendJson(c, tilesetsDocument(await describeOne(c), ogcBase(linkUrl(c)), kind));
+    });
+
+    ogc.get(route(`${kind}Tileset`), admitted, async (c) => {
+      queryOf(c, queries[`${kind}Tileset`]);
+      if (!isWebMercatorQuad(c.req.param('tileMatrixSetId') ?? '')) throw unknownTileMatrixSet();
+      return sendJson(c, tilesetDocument(await describeOne(c), ogcBase(linkUrl(c)), kind));
+    });
+
+    /** The access step of a tile, in the REST tiles' order: the query (400), the tile's address and the collection (404), then the client's copy (304). */
+    const tileAccess: MiddlewareHandler<AppEnv> = async (c, next) => {
+      c.get('timing')?.lap('http');
+      queryOf(c, queries[`${kind}Tile`]);
+      if (!isWebMercatorQuad(c.req.param('tileMatrixSetId') ?? '')) throw unknownTileMatrixSet();
+      const tile = webMercatorTile(c.req.param('tileMatrix') ?? '', c.req.param('tileRow') ?? '', c.req.param('tileCol') ?? '');
+      const files = await collectionFiles(c);
+      c.set('shapefile', files);
+      // What the caching step keys the tile on: the REST tile's own request, so that both answer with one ETag.
+      c.req.addValidatedData('query', { ...tileDefaults, file: files.name, format, tile: { ...tile, pixelRatio: 1 } } satisfies OgcTileRequest);
+      await next();
+    };
+
+    ogc.get(route(`${kind}Tile`), admitted, tileAccess, tileCaching, async (c) => {
+      const { tile } = c.req.valid('query' as never) as OgcTileRequest;
+      const of = { query: tileDefaults, files: c.get('shapefile'), version: c.get('shapefileVersion'), signal: c.get('signal'), timing: c.get('timing') };
+      const drawn = await createTile({ ...tile, format }, of, tileServices);
+      // As the REST route answers it: the bytes the worker gave (every tile has some, an empty layer's included).
+      return sendBytes(c, drawn.bytes ?? new Uint8Array(0), mediaType);
+    });
+  }
+
   return ogc;
 }
+
+/** A tile's request as the caching step reads it: the REST tile's query, its file, format and address. */
+type OgcTileRequest = TileQuery & { file: string; format: TileFormat; tile: TileAddress & { pixelRatio: number } };
 
 /** The query as `schema` reads it, with its parameters' names kept for the request log (readQuery refuses any name the resource does not take). */
 function queryOf<Schema extends z.ZodObject>(c: Context<AppEnv>, schema: Schema): z.output<Schema> {

@@ -20,7 +20,7 @@ import { featureStyling, type ThematicServices } from './thematic.ts';
 export interface TileServices extends ThematicServices {
   jobs: JobPool;
   config: {
-    limits: Pick<Config['limits'], 'maxTileFeatures' | 'maxTileVertices' | 'maxRings' | 'maxDrawingWork' | 'maxAnswerBytes' | 'maxCategories'>;
+    limits: Pick<Config['limits'], 'maxTileFeatures' | 'maxTileVertices' | 'maxRings' | 'maxDrawingWork' | 'maxAnswerBytes' | 'maxHotSpotAttributeBytes' | 'maxCategories'>;
   };
 }
 
@@ -37,7 +37,7 @@ export interface TileRequestOf {
 export async function createTile(tile: TileAddress & { format: TileFormat; pixelRatio: number }, of: TileRequestOf, services: TileServices): Promise<DrawnTile> {
   const { query, files, signal, timing } = of;
   const styling = await tileStyling(of, services);
-  const { maxTileFeatures, maxTileVertices, maxRings, maxDrawingWork, maxAnswerBytes } = services.config.limits;
+  const { maxTileFeatures, maxTileVertices, maxRings, maxDrawingWork, maxAnswerBytes, maxHotSpotAttributeBytes } = services.config.limits;
   const { stages, ...drawn } = await services.jobs.run(
     'tile',
     {
@@ -50,7 +50,7 @@ export async function createTile(tile: TileAddress & { format: TileFormat; pixel
       ...(query.where === undefined ? {} : { where: query.where }),
       fields: query.fields,
       useCache: !query.noCache,
-      limits: { maxTileFeatures, maxTileVertices, maxRings, maxDrawingWork, maxAnswerBytes },
+      limits: { maxTileFeatures, maxTileVertices, maxRings, maxDrawingWork, maxAnswerBytes, maxHotSpotAttributeBytes },
     },
     signal,
   );

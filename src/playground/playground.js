@@ -3,20 +3,27 @@
  * request, and the answer shown as its images with live image maps, its hot spots
  * highlighted on an SVG overlay, its legend and its envelope. On opening it draws a
  * shapefile at once (first-look.js: the sample countries as a choropleth), so that the
- * first thing a newcomer sees is their data under the pointer.
- * No dependencies, no build step: the browser loads these modules as they are written.
+ * first thing a newcomer sees is their data under the pointer. The third operation, Map to
+ * pan, shows the whole layer as vector tiles to drag and zoom (pan-view.js), the picture of
+ * the view one click away.
+ * No build step: the browser loads these modules as they are written (MapLibre GL JS, the
+ * map's, kept in ./maplibre/).
  */
 import { readEnvelope } from './envelope.js';
 import { keepKey, openingKey } from './page-key.js';
 import { choroplethFor, chosenFile, drawableIds, FIRST_FEATURES, firstRecordIds, hotSpotFieldCap, hotSpotFieldsWithin } from './first-look.js';
 import { classOf, defaultMethod, fieldsOfQueryables, legendPreviewPath } from './thematic.js';
+import { envelopeLegend, hotSpotOf, MOST_TILE_FIELDS, openingBounds, styleUrl, viewPictureUrl } from './pan-features.js';
+import { PanMap } from './pan-view.js';
 
 /**
  * @typedef {import('./envelope.js').HotSpot} HotSpot
  * @typedef {import('./envelope.js').FeatureImage} FeatureImage
  * @typedef {import('./envelope.js').Legend} Legend
  * @typedef {import('./thematic.js').Field} Field
- * @typedef {{ id: string, title?: string, links?: { href: string, rel: string }[], shapefile?: { featureCount?: number } }} Collection
+ * @typedef {import('./pan-view.js').View} View
+ * @typedef {import('./pan-view.js').MapStyle} MapStyle
+ * @typedef {{ id: string, title?: string, links?: { href: string, rel: string }[], shapefile?: { featureCount?: number }, extent?: { spatial?: { bbox?: number[][] } } }} Collection
  * @typedef {{ name: string, description?: string, schema: { enum?: string[] } }} Parameter
  */
 
@@ -71,6 +78,18 @@ const labelFieldSelect = element('label-field', HTMLSelectElement);
 const legendPanel = element('legend-panel', HTMLElement);
 const legendField = element('legend-field', HTMLElement);
 const legendClasses = element('legend-classes', HTMLUListElement);
+const pictureView = element('picture-view', HTMLElement);
+const panView = element('pan-view', HTMLElement);
+const panStatus = element('pan-status', HTMLElement);
+const panMapBox = element('pan-map', HTMLElement);
+const panLegendPanel = element('pan-legend-panel', HTMLElement);
+const panLegendField = element('pan-legend-field', HTMLElement);
+const panLegendClasses = element('pan-legend-classes', HTMLUListElement);
+const viewUrlBox = element('view-url', HTMLElement);
+const showViewPictureButton = element('show-view-picture', HTMLButtonElement);
+const copyViewUrlButton = element('copy-view-url', HTMLButtonElement);
+const viewPictureStatus = element('view-picture-status', HTMLElement);
+const viewPictureBox = element('view-picture', HTMLElement);
 
 /** @type {Map<string, Collection>} */
 let collections = new Map();
@@ -94,6 +113,29 @@ let previewing;
 let shownLegend;
 /** @type {Field[]} the fields of the file shown, for the thematic pickers */
 let shownFields = [];
+
+/** @type {PanMap | undefined} the panning map, made the first time it is shown */
+let panMap;
+/** @type {{ file: string, url: string } | undefined} the style the map shows, or is loading */
+let panShown;
+/** @type {HotSpot | undefined} the map's feature under the pointer, shown as a hot spot is */
+let panHovered;
+/** @type {HotSpot | undefined} the map's feature clicked: the picture of the view draws it alone */
+let panChosen;
+/** @type {Legend | undefined} the classes of the map's style */
+let panLegend;
+/** @type {string | undefined} the map operation's URL of the map's style (its `shapeshot:mapUrl`) */
+let panMapUrl;
+/** @type {View | undefined} the map's view as last moved */
+let panViewShown;
+/** @type {AbortController | undefined} the picture of the view being fetched: a newer one abandons it */
+let viewPicturing;
+/** @type {string | undefined} the blob: URL of the picture of the view shown */
+let viewPictureUrlShown;
+/** @type {string | undefined} what went wrong on the map since its style was shown; said until the next style */
+let panProblem;
+/** The map's style as the server wrote it, shown where a picture's envelope is. */
+let panStyleText = '';
 
 const WHERE_KEYS_COME_FROM =
   'the server printed its start-up key when it started, in the terminal where it runs (open the Playground address it printed there), or use one of the keys it is configured with.';
@@ -379,7 +421,8 @@ async function showFile(opening = false) {
   if (!id) return;
   const fieldsShown = showFields(id, opening);
   // The render starts (and says so) at once, and reads the form once the pickers hold this file's fields.
-  await Promise.all([showFirstIds(id), blankSelection() ? render(fieldsShown) : undefined, fieldsShown.then(showPalettePreview)]);
+  // The map to pan shows the whole layer whatever the ids: it follows every file chosen.
+  await Promise.all([showFirstIds(id), blankSelection() || operation() === 'tiles' ? render(fieldsShown) : undefined, fieldsShown.then(showPalettePreview)]);
 }
 
 async function showFields(/** @type {string} */ id, /** @type {boolean} */ opening) {
@@ -474,13 +517,25 @@ function syncOptions() {
   labelFieldSelect.disabled = !labelsSwitch.checked || labelFieldSelect.options.length === 0;
 }
 
+/** @returns {'images' | 'map' | 'tiles'} */
 function operation() {
-  return new FormData(form).get('operation') === 'map' ? 'map' : 'images';
+  const chosen = new FormData(form).get('operation');
+  return chosen === 'map' || chosen === 'tiles' ? chosen : 'images';
 }
 
 /** The size asked for, in CSS pixels: the unit of the hot spots' coordinates. */
 function requestedSize() {
   return { width: Number(element('width', HTMLInputElement).value), height: Number(element('height', HTMLInputElement).value) };
+}
+
+/** The form's parameters as the API names them, those left blank or turned off left out. */
+function formEntries() {
+  /** @type {[string, string][]} */
+  const entries = [];
+  new FormData(form).forEach((value, name) => {
+    if (name !== 'operation' && typeof value === 'string' && value.trim() !== '') entries.push([name, value.trim()]);
+  });
+  return entries;
 }
 
 /**
@@ -492,11 +547,7 @@ function requestedSize() {
 async function requestFor(size) {
   const file = fileSelect.value;
   if (!file) throw new Error('Choose a shapefile first: the catalog above lists those this key may see.');
-  /** @type {[string, string][]} */
-  const entries = [];
-  new FormData(form).forEach((value, name) => {
-    if (name !== 'operation' && typeof value === 'string' && value.trim() !== '') entries.push([name, value.trim()]);
-  });
+  const entries = formEntries();
   if (blankSelection()) {
     const selection = await blankSelectionOf(file);
     if (selection.value === '') throw new Error(`Shapefile ${file} has no feature with a shape to draw.`);
@@ -522,6 +573,14 @@ async function requestFor(size) {
  */
 async function render(prepared = Promise.resolve()) {
   rendering?.abort();
+  if (operation() === 'tiles') {
+    rendering = undefined;
+    showResult('pan');
+    await prepared;
+    await showPan();
+    return;
+  }
+  showResult('picture');
   const current = new AbortController();
   rendering = current;
   renderStatus.textContent = 'Rendering…';
@@ -551,12 +610,21 @@ async function render(prepared = Promise.resolve()) {
   }
 }
 
-/** The answer's legend beside the picture: each class's colour, label and count; hidden when the answer has none. */
+/** The answer's legend beside the picture. */
 function showLegend(/** @type {Legend | undefined} */ legend) {
   shownLegend = legend;
-  legendPanel.hidden = legend === undefined;
-  legendField.textContent = legend ? (legend.Field === null ? `By the theme's rules.` : `${legend.Field}, by ${legend.Method}.`) : '';
-  legendClasses.replaceChildren(
+  fillLegend(legend, { panel: legendPanel, field: legendField, classes: legendClasses });
+}
+
+/**
+ * A legend's panel: each class's colour, label and count; hidden for a legend that is not there.
+ * @param {Legend | undefined} legend
+ * @param {{ panel: HTMLElement, field: HTMLElement, classes: HTMLUListElement }} panel
+ */
+function fillLegend(legend, { panel, field, classes }) {
+  panel.hidden = legend === undefined;
+  field.textContent = legend ? (legend.Field === null ? `By the theme's rules.` : `${legend.Field}, by ${legend.Method}.`) : '';
+  classes.replaceChildren(
     ...(legend?.Classes ?? []).map((entry) => {
       const item = document.createElement('li');
       item.dataset.color = entry.Color;
@@ -698,17 +766,22 @@ function toggleSelected(/** @type {HotSpot} */ hotSpot) {
   drawOverlays();
 }
 
+/** Whether the map, rather than the picture, is shown: the panels below then speak of its features. */
+const panShowing = () => !panView.hidden;
+
 function showHovered() {
-  if (!hovered) {
-    hoverInfo.replaceChildren(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'Hover over a feature, or Tab to it.' }));
+  const shown = panShowing() ? panHovered : hovered;
+  if (!shown) {
+    const hint = panShowing() ? 'Hover over a feature of the map.' : 'Hover over a feature, or Tab to it.';
+    hoverInfo.replaceChildren(Object.assign(document.createElement('p'), { className: 'hint', textContent: hint }));
     return;
   }
-  hoverInfo.replaceChildren(...classLine(hovered), featureDetails(hovered));
+  hoverInfo.replaceChildren(...classLine(shown), featureDetails(shown));
 }
 
-/** The feature's class in the legend (its colour and label), when the answer has classes. */
+/** The feature's class in the legend (its colour and label), when the answer (or the map's style) has classes. */
 function classLine(/** @type {HotSpot} */ hotSpot) {
-  const ofClass = classOf(hotSpot, shownLegend);
+  const ofClass = classOf(hotSpot, panShowing() ? panLegend : shownLegend);
   if (!ofClass) return [];
   const line = Object.assign(document.createElement('p'), { className: 'feature-class' });
   line.append(swatch(ofClass.Color), Object.assign(document.createElement('span'), { className: 'label', textContent: `Class: ${ofClass.Label}` }));
@@ -716,8 +789,9 @@ function classLine(/** @type {HotSpot} */ hotSpot) {
 }
 
 function showSelection() {
+  const shown = panShowing() ? (panChosen ? [panChosen] : []) : [...selected.values()];
   selectionList.replaceChildren(
-    ...[...selected.values()].map((hotSpot) => {
+    ...shown.map((hotSpot) => {
       const item = document.createElement('li');
       item.append(...classLine(hotSpot), featureDetails(hotSpot));
       return item;
@@ -725,12 +799,12 @@ function showSelection() {
   );
 }
 
-/** A feature's ids and attributes as a description list. */
+/** A feature's ids and attributes as a description list (a map's feature has its fid alone: it is a whole record). */
 function featureDetails(/** @type {HotSpot} */ hotSpot) {
   const list = document.createElement('dl');
   const rows = [
     ['Fid', hotSpot.Fid],
-    ['FeatureId', String(hotSpot.FeatureId)],
+    ...(panShowing() ? [] : [['FeatureId', String(hotSpot.FeatureId)]]),
     ...Object.entries(hotSpot.Attributes ?? {}).map(([name, value]) => [name, value === null ? '(null)' : String(value)]),
   ];
   for (const [term, detail] of rows) {
@@ -766,14 +840,157 @@ function shapeOf(/** @type {HotSpot} */ hotSpot, /** @type {string} */ classes) 
   return shape;
 }
 
-async function copyRequestUrl() {
+/** Copies the URL shown in `box`, and says so in `status`. */
+async function copyUrl(/** @type {HTMLElement} */ box, /** @type {HTMLElement} */ status) {
   try {
-    await navigator.clipboard.writeText(requestUrlBox.textContent ?? '');
-    copyStatus.textContent = 'Copied.';
+    await navigator.clipboard.writeText(box.textContent ?? '');
+    status.textContent = 'Copied.';
   } catch {
     // The clipboard needs a secure context (https or loopback): leave the URL selected to copy by hand.
-    getSelection()?.selectAllChildren(requestUrlBox);
-    copyStatus.textContent = 'Selected: press Ctrl+C (⌘C) to copy.';
+    getSelection()?.selectAllChildren(box);
+    status.textContent = 'Selected: press Ctrl+C (⌘C) to copy.';
+  }
+}
+
+/** Shows the picture or the map in the result; the panels below speak of what is shown. */
+function showResult(/** @type {'picture' | 'pan'} */ shown) {
+  const pan = shown === 'pan';
+  if (panShowing() === pan) return;
+  pictureView.hidden = pan;
+  panView.hidden = !pan;
+  showHovered();
+  showSelection();
+  // Hidden, its canvas had no size to follow.
+  if (pan) panMap?.resize();
+}
+
+/**
+ * The map of the form's layer, in the form's style, narrowed by its filter: a new style only
+ * when it is another; opened on the layer's extent when the layer is another, else the view stays.
+ */
+async function showPan() {
+  const file = fileSelect.value;
+  if (!file) {
+    panStatus.textContent = 'Choose a shapefile first: the catalog lists those this key may see.';
+    return;
+  }
+  if (keyInput.value === '') {
+    panStatus.textContent = NO_KEY;
+    return;
+  }
+  const entries = formEntries();
+  if (blankSelection()) {
+    // The sample countries' first look leaves Antarctica out: so does their map.
+    const selection = await blankSelectionOf(file).catch(() => undefined);
+    if (selection?.name === 'where') entries.push(['where', selection.value]);
+  }
+  const names = await fieldNamesOf(file);
+  const fields = names.slice(0, MOST_TILE_FIELDS);
+  const url = styleUrl(file, entries, fields);
+  // Another file was chosen, or another operation, meanwhile: that one's own call shows it.
+  if (file !== fileSelect.value || operation() !== 'tiles') return;
+  requestUrlBox.textContent = `${location.origin}${url}`;
+  copyButton.disabled = false;
+  copyStatus.textContent = '';
+  fieldsNote.textContent =
+    names.length > fields.length ? `Under the pointer: the first ${fields.length} of the ${names.length} fields, as the map's tiles carry at most ${MOST_TILE_FIELDS}.` : '';
+  if (panShown?.url === url) {
+    envelopeBox.textContent = panStyleText;
+    return;
+  }
+  const another = panShown?.file !== file;
+  panShown = { file, url };
+  panProblem = undefined;
+  panStatus.textContent = 'Loading the map…';
+  panMap ??= new PanMap(panMapBox, {
+    onStyle: showPanStyle,
+    onHover: (feature) => {
+      panHovered = feature && hotSpotOf(feature);
+      showHovered();
+    },
+    onChoose: (feature) => {
+      panChosen = feature && hotSpotOf(feature);
+      showSelection();
+      showViewUrl();
+    },
+    onView: (view) => {
+      panViewShown = view;
+      showViewUrl();
+      // Like the picture's, a status in progress ends with an ellipsis: the map's tiles are on their way.
+      panStatus.textContent = `${viewText(view)}; drawing…`;
+    },
+    onIdle: (view) => {
+      panStatus.textContent = `${viewText(view)}.${panProblem ? ` Some of it could not be drawn: ${panProblem}` : ''}`;
+    },
+    onRefused: (message) => {
+      panStatus.textContent = `The map failed: ${message}`;
+    },
+    // Said at the next idle, beside the view: the rest of the map is drawn.
+    onProblem: (message) => {
+      panProblem = message;
+    },
+    headers: () => ({ 'X-API-Key': keyInput.value }),
+  });
+  const shown = await panMap.show(url, another ? (openingBounds(collections.get(file)) ?? 'world') : undefined);
+  // Refused (the status says why): the next Render asks again.
+  if (!shown && panShown?.url === url) panShown = undefined;
+}
+
+/** Where the map is: its zoom (MapLibre's) and its centre. */
+function viewText(/** @type {View} */ { zoom, center }) {
+  const latitude = `${Math.abs(center.lat).toFixed(4)}°${center.lat < 0 ? 'S' : 'N'}`;
+  const longitude = `${Math.abs(center.lng).toFixed(4)}°${center.lng < 0 ? 'W' : 'E'}`;
+  return `Zoom ${zoom.toFixed(2)} at ${latitude}, ${longitude}`;
+}
+
+/** A new style on the map: its classes in the legend beside it, its picture's URL; nothing hovered or chosen. */
+function showPanStyle(/** @type {MapStyle} */ style) {
+  panStyleText = JSON.stringify(style, null, 2);
+  envelopeBox.textContent = panStyleText;
+  const metadata = style.metadata ?? {};
+  panLegend = envelopeLegend(/** @type {any} */ (metadata['shapeshot:legend']));
+  panMapUrl = typeof metadata['shapeshot:mapUrl'] === 'string' ? metadata['shapeshot:mapUrl'] : undefined;
+  fillLegend(panLegend, { panel: panLegendPanel, field: panLegendField, classes: panLegendClasses });
+  panHovered = undefined;
+  panChosen = undefined;
+  showHovered();
+  showSelection();
+  showViewUrl();
+}
+
+/** The URL of the picture of the map's view, as it is now. */
+function showViewUrl() {
+  const ready = panMapUrl !== undefined && panViewShown !== undefined;
+  showViewPictureButton.disabled = !ready;
+  copyViewUrlButton.disabled = !ready;
+  viewPictureStatus.textContent = '';
+  if (panMapUrl === undefined || panViewShown === undefined) return;
+  viewUrlBox.textContent = viewPictureUrl(panMapUrl, { ...panViewShown, ...(panChosen ? { fid: panChosen.Fid } : {}) });
+}
+
+/** The picture of the view, asked for with the key in its header, shown under its URL. */
+async function showViewPicture() {
+  viewPicturing?.abort();
+  const current = new AbortController();
+  viewPicturing = current;
+  const url = viewUrlBox.textContent ?? '';
+  viewPictureStatus.textContent = 'Drawing…';
+  try {
+    const response = await fetchWithKey(url, current.signal);
+    const bytes = await response.arrayBuffer();
+    if (current.signal.aborted) return;
+    if (!response.ok) {
+      const refusal = readEnvelope(new TextDecoder().decode(bytes), response.headers.get('Content-Type'));
+      throw new Error(`${response.status}: ${refusal.errorDetails || response.statusText}`);
+    }
+    if (viewPictureUrlShown) URL.revokeObjectURL(viewPictureUrlShown);
+    viewPictureUrlShown = URL.createObjectURL(new Blob([bytes], { type: response.headers.get('Content-Type') ?? 'image/png' }));
+    const picture = Object.assign(document.createElement('img'), { src: viewPictureUrlShown, alt: `The map operation's picture of ${new URL(url).searchParams.get('file')}` });
+    viewPictureBox.replaceChildren(picture);
+    const asked = new URL(url).searchParams;
+    viewPictureStatus.textContent = `Drawn at zoom ${asked.get('zoom')}, ${asked.get('size')?.split(',').reverse().join(' × ')} px.`;
+  } catch (error) {
+    if (!current.signal.aborted) viewPictureStatus.textContent = `The picture failed: ${messageOf(error)}`;
   }
 }
 
@@ -813,7 +1030,10 @@ keyInput.addEventListener('change', () => {
   // Nothing drawn yet (the page opened without a key): the page's first look.
   else showCatalog(fileSelect.value || addressFile(), imagesBox.childElementCount === 0);
 });
-copyButton.addEventListener('click', copyRequestUrl);
+copyButton.addEventListener('click', () => copyUrl(requestUrlBox, copyStatus));
+copyViewUrlButton.addEventListener('click', () => copyUrl(viewUrlBox, viewPictureStatus));
+showViewPictureButton.addEventListener('click', showViewPicture);
+
 syncOptions();
 loadThemes();
 loadPalettes();

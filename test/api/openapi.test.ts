@@ -38,6 +38,12 @@ describe('/openapi.json', () => {
         IMAGES, MAP, '/REST/v1/shapefiles/legend', '/REST/v1/usage', '/ogc', '/ogc/api', '/ogc/conformance', '/ogc/collections', '/ogc/collections/{collectionId}',
         '/ogc/collections/{collectionId}/queryables', '/ogc/collections/{collectionId}/items',
         '/ogc/collections/{collectionId}/items/{featureId}', '/', '/docs', '/openapi.json', '/health', '/ready', '/metrics',
+        '/REST/v1/shapefiles/tiles/{file}/{z}/{x}/{y}.png', '/REST/v1/shapefiles/tiles/{file}/{z}/{x}/{y}.mvt',
+        '/REST/v1/shapefiles/tiles/{file}.json', '/REST/v1/shapefiles/tiles/{file}/style.json', '/REST/v1/basemap/{type}/{z}/{x}/{y}.png',
+        '/ogc/tileMatrixSets', '/ogc/tileMatrixSets/{tileMatrixSetId}', '/ogc/collections/{collectionId}/tiles',
+        '/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}', '/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}',
+        '/ogc/collections/{collectionId}/map/tiles', '/ogc/collections/{collectionId}/map/tiles/{tileMatrixSetId}',
+        '/ogc/collections/{collectionId}/map/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}',
       ].sort(),
     );
     for (const path of ['/', '/docs', '/openapi.json', '/health', '/ready', '/metrics']) expect(document.paths[path].get.security, path).toEqual([]);

@@ -28,6 +28,7 @@ describe('the landing page', () => {
       'service-desc': [server.url('/ogc/api'), 'application/vnd.oai.openapi+json;version=3.0'],
       conformance: [server.url('/ogc/conformance'), 'application/json'],
       data: [server.url('/ogc/collections'), 'application/json'],
+      'http://www.opengis.net/def/rel/ogc/1.0/tiling-schemes': [server.url('/ogc/tileMatrixSets'), 'application/json'],
     });
   });
 
@@ -87,8 +88,16 @@ describe('the API definition', () => {
       '/collections/{collectionId}',
       '/collections/{collectionId}/items',
       '/collections/{collectionId}/items/{featureId}',
+      '/collections/{collectionId}/map/tiles',
+      '/collections/{collectionId}/map/tiles/{tileMatrixSetId}',
+      '/collections/{collectionId}/map/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}',
       '/collections/{collectionId}/queryables',
+      '/collections/{collectionId}/tiles',
+      '/collections/{collectionId}/tiles/{tileMatrixSetId}',
+      '/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}',
       '/conformance',
+      '/tileMatrixSets',
+      '/tileMatrixSets/{tileMatrixSetId}',
     ]);
     expect(body.components.securitySchemes).toEqual({
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -135,7 +144,8 @@ describe('the API definition', () => {
       'filter-lang': 'cql2-text',
     };
     for (const [template, { get: operation }] of Object.entries<{ get: { parameters: { name: string; in: string }[] } }>(body.paths)) {
-      const path = `/ogc${template === '/' ? '' : template}`.replace('{collectionId}', 'squares').replace('{featureId}', '0');
+      const path = `/ogc${template === '/' ? '' : template}`.replace('{collectionId}', 'squares').replace('{featureId}', '0')
+        .replace('{tileMatrixSetId}', 'WebMercatorQuad').replace('{tileMatrix}', '0').replace('{tileRow}', '0').replace('{tileCol}', '0');
       const names = operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
       const query = new URLSearchParams(names.map((name) => [name, examples[name]]));
       expect((await get(server, `${path}?${query}`)).status, `${path}?${query}`).toBe(200);

@@ -63,6 +63,10 @@ export interface Answer<Body = any> {
 export async function get<Body = any>(server: TestServer, pathOrUrl: string, key = TEST_KEY, init: RequestInit = {}): Promise<Answer<Body>> {
   const url = pathOrUrl.startsWith('http') ? pathOrUrl : server.url(pathOrUrl);
   const response = await fetch(url, { ...init, headers: { 'X-API-Key': key, ...init.headers } });
+  // A tile is bytes, not a document.
+  if (/^(image\/png|application\/vnd\.mapbox-vector-tile)/.test(response.headers.get('content-type') ?? '')) {
+    return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) as Body };
+  }
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
 }

@@ -100,3 +100,10 @@ export function maskIoUWithin(a: Uint8Array, b: Uint8Array, width: number, slack
   }
   return either === 0 ? 1 : shared / either;
 }
+
+/**
+ * The drawing settings of the tiles' test servers: one worker, and no request refused for the
+ * wait it would have (render.maxWaitMs): tests ask for several tiles at once on a machine
+ * other tests load, and must get them all, however slowly.
+ */
+export const TEST_RENDER = { workers: 1, maxWaitMs: 120_000 };
