@@ -1,12 +1,11 @@
-import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutTraceId } from '../support/comparable-answer.ts';
-import { startNginx, type Nginx } from '../support/nginx.ts';
-import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server.ts';
-import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
-import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import { TEST_KEY, type TestServer } from '../support/server.ts';
+import { removeTempDirs } from '../support/temp-dir.ts';
+import { serveFromThreeSources, type ThreeSources } from '../support/three-sources.ts';
 
 /**
  * The service itself (images, maps over the embedded basemap, /ogc pages, where=
@@ -26,35 +25,20 @@ const files = [
 ];
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const shapefiles = [...new Set(files.filter((path) => /\.shp$/i.test(path)).map((path) => baseName(path).replace(/\.shp$/i, '')))].sort();
-const PREFIX = 'data/';
 
 
 let local: TestServer;
 let overHttp: TestServer;
 let overS3: TestServer;
-let nginx: Nginx | undefined;
-let s3: S3Server;
-const savedEnv = { ...process.env };
+let sources: ThreeSources | undefined;
 
 beforeAll(async () => {
-  const folder = makeTempDir('shapeshot-served-');
-  for (const path of files) copyFileSync(path, join(folder, baseName(path)));
-  s3 = await startS3Server();
-  for (const path of files) await s3.put(`${PREFIX}${baseName(path)}`, readFileSync(path));
-  // The S3 source takes its credentials from the standard variables, as in production; the workers inherit them.
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey, AWS_REGION: 'us-east-1' });
-  const common = { render: { workers: 1 } };
-  local = await startServer({ ...common, dataDir: folder });
-  overS3 = await startServer({ ...common, dataDir: `s3://${s3.bucket}/${PREFIX}`, s3: { endpoint: s3.endpoint } });
-  nginx = await startNginx(folder);
-  overHttp = await startServer({ ...common, dataDir: nginx.url });
+  sources = await serveFromThreeSources(files, { render: { workers: 1 } });
+  ({ local, overHttp, overS3 } = sources);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([local?.close(), overHttp?.close(), overS3?.close()]);
-  await nginx?.stop();
-  await s3?.stop();
-  process.env = savedEnv;
+  await sources?.stop();
   removeTempDirs();
 });
 

@@ -4,48 +4,32 @@
  * tiles, byte for byte, raster and vector, styled and filtered, and the same empty tiles
  * outside the layer.
  */
-import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TileAddress } from '../../src/projection/tile-address.ts';
-import { startNginx, type Nginx } from '../support/nginx.ts';
 import { decodePng } from '../support/png.ts';
-import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import type { TestServer } from '../support/server.ts';
+import { removeTempDirs } from '../support/temp-dir.ts';
+import { serveFromThreeSources, type ThreeSources } from '../support/three-sources.ts';
 import { TEST_RENDER, fetchTile, paintedMask, tileAt, type TileSuffix } from '../support/tiles.ts';
 
 const DATA = fileURLToPath(new URL('../../data/', import.meta.url));
-const PREFIX = 'data/';
 
 let local: TestServer;
 let overS3: TestServer;
 let overHttp: TestServer;
-let s3: S3Server;
-let nginx: Nginx;
-const savedEnv = { ...process.env };
+let sources: ThreeSources | undefined;
 
 beforeAll(async () => {
-  const folder = makeTempDir('shapeshot-tile-sources-');
-  const files = readdirSync(DATA).filter((name) => /\.(shp|shx|dbf|prj|cpg)$/.test(name));
-  for (const name of files) copyFileSync(join(DATA, name), join(folder, name));
-  s3 = await startS3Server();
-  for (const name of files) await s3.put(`${PREFIX}${name}`, readFileSync(join(DATA, name)));
-  // The S3 source takes its credentials from the standard variables, as in production; the workers inherit them.
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey, AWS_REGION: 'us-east-1' });
-  const common = { render: TEST_RENDER };
-  local = await startServer({ ...common, dataDir: folder });
-  overS3 = await startServer({ ...common, dataDir: `s3://${s3.bucket}/${PREFIX}`, s3: { endpoint: s3.endpoint } });
-  nginx = await startNginx(folder);
-  overHttp = await startServer({ ...common, dataDir: nginx.url });
+  const files = readdirSync(DATA).filter((name) => /\.(shp|shx|dbf|prj|cpg)$/.test(name)).map((name) => join(DATA, name));
+  sources = await serveFromThreeSources(files, { render: TEST_RENDER });
+  ({ local, overS3, overHttp } = sources);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([local?.close(), overHttp?.close(), overS3?.close()]);
-  await nginx?.stop();
-  await s3?.stop();
-  process.env = savedEnv;
+  await sources?.stop();
   removeTempDirs();
 });
 
