@@ -2,16 +2,20 @@
  * The spatial index of the million-parcel file (issue 32: built in under 2 s, off the event
  * loop): the map-in-view job on a job pool of one worker started for it, so that its first
  * job builds the worker's index (one walk over the 1.7 GB of records, then the tree) and the
- * later ones only search it. The operating system's file cache is warm (run.ts reads the
- * files through first). docs/decisions.md, "Spatial index".
+ * later ones only search it. Before it, the same two parts of the build on this thread, each
+ * timed alone: the walk over the records, and the tree over their boxes. The operating
+ * system's file cache is warm (run.ts reads the files through first). docs/decisions.md,
+ * "Spatial index".
  */
 import { join, resolve } from 'node:path';
+import { noCheckpoint, StepPacer } from '../src/cancellation/checkpoint.ts';
 import type { MapLimits } from '../src/drawing/map-budget.ts';
 import type { InViewQuery } from '../src/drawing/records-in-view.ts';
 import type { BBox } from '../src/geometry/types.ts';
 import { createJobPool } from '../src/jobs/job-pool.ts';
 import { bboxToMercator, mercatorTransform } from '../src/map/reproject.ts';
-import { openShapefile } from '../src/shapefile/file-set.ts';
+import { openShapefile, type OpenShapefile } from '../src/shapefile/file-set.ts';
+import { BoxTree } from '../src/structures/box-tree.ts';
 
 /** Views of 640 × 480 px at zoom 15 (some 3 m a pixel): a map of a few parcels, or a few tiles' worth. */
 const VIEW_METRES = { width: 640 * 3, height: 480 * 3 };
@@ -25,6 +29,7 @@ export async function runIndexBench(dataDir: string): Promise<string[][]> {
   const files = { name: 'parcels', paths: { shp: path('shp'), shx: path('shx'), dbf: path('dbf'), prj: path('prj'), cpg: path('cpg') } };
   const shapefile = openShapefile(files, resolve(dataDir), undefined, () => undefined)!;
   const fileExtent = bboxToMercator(shapefile.bbox, mercatorTransform(shapefile.crs, 'parcels.shp'));
+  const parts = timeBuildParts(shapefile);
   shapefile.close();
   const view = (fraction: number): BBox => {
     const x = fileExtent.xmin + fraction * (fileExtent.xmax - fileExtent.xmin);
@@ -48,6 +53,8 @@ export async function runIndexBench(dataDir: string): Promise<string[][]> {
     }
     warm.sort((a, b) => a - b);
     return [
+      [`this thread: the walk over the records' headers (${parts.placed} with a finite box)`, parts.walk.toFixed(0)],
+      ['this thread: the tree over their boxes', parts.tree.toFixed(0)],
       [`first job: open, build the index (${shapefile.featureCount} records), search one view (${first.fids.length} found)`, cold.toFixed(0)],
       [`later jobs: search a view (${(found / WARM_JOBS).toFixed(1)} found on average), p50`, warm[WARM_JOBS >> 1].toFixed(2)],
       ['later jobs, p99', warm[Math.floor(WARM_JOBS * 0.99)].toFixed(2)],
@@ -55,4 +62,25 @@ export async function runIndexBench(dataDir: string): Promise<string[][]> {
   } finally {
     await pool.close();
   }
+}
+
+/** The two parts of an index's build, timed apart: one walk gathering the boxes, as record-index.ts's does, then the tree over them. */
+function timeBuildParts(shapefile: OpenShapefile): { walk: number; tree: number; placed: number } {
+  let started = performance.now();
+  const boxes = new Float64Array(4 * shapefile.featureCount);
+  let placed = 0;
+  for (const { bbox, pointCount } of shapefile.walk(noCheckpoint)) {
+    if (!bbox || pointCount === 0) continue;
+    const { xmin, ymin, xmax, ymax } = bbox;
+    if (!(Number.isFinite(xmin) && Number.isFinite(ymin) && Number.isFinite(xmax) && Number.isFinite(ymax))) continue;
+    boxes[4 * placed] = xmin;
+    boxes[4 * placed + 1] = ymin;
+    boxes[4 * placed + 2] = xmax;
+    boxes[4 * placed + 3] = ymax;
+    placed++;
+  }
+  const walk = performance.now() - started;
+  started = performance.now();
+  new BoxTree(boxes.subarray(0, 4 * placed), new StepPacer(noCheckpoint));
+  return { walk, tree: performance.now() - started, placed };
 }

@@ -9,6 +9,7 @@ import type { AnswerRoom } from '../envelope/answer-limit.ts';
 import type { Basemap, PlacedImage } from '../plugin-contract/basemap-plugin.ts';
 import { overlaps } from '../geometry/bbox.ts';
 import { shapesBBox } from '../geometry/shape.ts';
+import { clipToBox } from '../geometry/clip-to-box.ts';
 import type { BBox } from '../geometry/types.ts';
 import { mercatorTransform, reprojector, type ToMercator } from '../map/reproject.ts';
 import { approximatedWithin } from '../map/approximate-transform.ts';
@@ -95,14 +96,21 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   const pointPixels = points ? mapPacked(inView.shapes, pixelWriter(transform)) : undefined;
   const shapes = once(() => unpackShapes(inView.shapes));
   const pixels = once(() => (pointPixels ? unpackShapes(pointPixels) : pixelShapes(shapes(), transform, reduction)));
-  if (!points) pixels();
+  // What the picture draws of them: cut to the picture and the margin strokes and symbols reach
+  // into (hot spots and labels keep the whole shapes).
+  const drawn = once(() => {
+    const margin = style.lineWidth + style.pointRadius + 2;
+    const canvas = { xmin: -margin, ymin: -margin, xmax: width + margin, ymax: height + margin };
+    return pixels().map((shape) => clipToBox(shape, canvas));
+  });
+  if (!points) drawn();
   lap('pixels');
   checkpoint();
   const attributionText = job.basemap.attribution.trim();
   const attribution = attributionText ? attributionStrip(context, attributionText, width, pixelRatio) : undefined;
   const featureIds = Array.from(inView.refs.parents);
   const styled = styler?.(featureIds, checkpoint);
-  if (!points) checkDrawingWork(drawingWork(pixels(), style, pixelRatio, styled?.paints), job.limits.maxDrawingWork);
+  if (!points) checkDrawingWork(drawingWork(drawn(), style, pixelRatio, styled?.paints), job.limits.maxDrawingWork);
   const overlay = job.styling && styled && pictureOverlay(job.styling, styled, {
     width,
     height,
@@ -116,7 +124,7 @@ export async function drawMap(job: MapJob, context: DrawingContext): Promise<Han
   // The features' labels win over the basemap's (docs/api.md, "Basemap labels").
   const labelled = overlay ? basemapClearOf(job.basemap, overlay.labels) : job.basemap;
   const { basemap, underTiles } = tilesLaidApart(labelled);
-  const mapSvg: MapSvg = { width, height, pixelRatio, basemap, shapes: pointPixels ? [] : pixels(), style, attribution, paints: styled?.paints, overlay: overlay?.svg };
+  const mapSvg: MapSvg = { width, height, pixelRatio, basemap, shapes: pointPixels ? [] : drawn(), style, attribution, paints: styled?.paints, overlay: overlay?.svg };
   const canvas = pointPixels ? stampedMapPixels(context, mapSvg, pointPixels, underTiles) : mapPixels(context, mapSvg, underTiles);
   checkpoint();
   const real = { width: width * pixelRatio, height: height * pixelRatio };

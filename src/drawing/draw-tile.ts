@@ -8,7 +8,6 @@
  */
 import { basename } from 'node:path';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
-import { BadRequestError } from '../errors.ts';
 import { contains, overlaps, widened } from '../geometry/bbox.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
@@ -23,17 +22,19 @@ import { tileBox, tileSpan, type TileAddress } from '../projection/tile-address.
 import { pixelsPerMetre, TILE_SIZE } from '../projection/web-mercator.ts';
 import { readingEach } from '../shapefile/byte-reader.ts';
 import { fieldsNamedIn, pickFields } from '../shapefile/dbf.ts';
+import { compileFilter } from '../filter/index.ts';
+import { attributeBytesPerHotSpot } from './hot-spot-budget.ts';
 import type { OpenShapefile, ShapefileFiles } from '../shapefile/file-set.ts';
 import type { DrawStyle } from '../svg/style.ts';
-import { encodeVectorTile, EXTENT, type TileFeature } from '../vector-tile/encode.ts';
+import { CLASS_PROPERTY, encodeVectorTile, EXTENT, type TileFeature } from '../vector-tile/encode.ts';
 import type { Handled } from '../workers/serve-jobs.ts';
 import { encodeImage } from '../raster/rasterize.ts';
 import { arrayBytes, byteBoundedCache } from '../structures/byte-bounded-cache.ts';
+import { commonIds } from '../structures/sorted-ids.ts';
 import { drawMap, type MapJob } from './draw-map.ts';
 import { approximatedWithin } from '../map/approximate-transform.ts';
 import { featureStyler, type FeatureStyling } from './feature-styling.ts';
 import { coverageTile } from './tile-coverage.ts';
-import { CLASS_PROPERTY } from '../tiles/map-style.ts';
 
 /** A tile's budgets (docs/configuration.md, "Limits"): past either, the tile is drawn from the index alone. */
 export interface TileLimits {
@@ -83,6 +84,10 @@ export async function drawTile(job: TileJob, context: DrawingContext): Promise<H
   const { checkpoint, lap } = context;
   const shapefile = context.shapefiles.open(job.files, checkpoint);
   lap('open');
+  // What the request names in the file is checked on every tile, those without features too:
+  // a map is not half 200 and half 400.
+  const fields = fieldsNamedIn(shapefile, 'fields', job.fields);
+  if (job.where !== undefined) compileFilter(job.where, shapefile.fields);
   const toMercator = mercatorTransform(shapefile.crs, shapefile.name);
   const fileExtent = bboxToMercator(shapefile.bbox, toMercator);
   const reachPixels = job.format === 'mvt' ? VECTOR_REACH_PIXELS : job.style.lineWidth + job.style.pointRadius + 2;
@@ -97,19 +102,19 @@ export async function drawTile(job: TileJob, context: DrawingContext): Promise<H
   const found = job.where === undefined ? hits : narrowed(shapefile, index, hits.fids, job, checkpoint);
   lap('index');
   if (found.fids.length === 0) return emptyTile(shapefile, job, context);
-  // A tile's vertices lie mostly in and around it: reprojected there by interpolation, within half
-  // a vector tile's unit, below what its rounding moves a vertex (docs/tiles.md, "Reprojection");
-  // exactly when they are too few to pay for the grid.
-  const approximation =
-    found.vertices >= APPROXIMATE_FROM_VERTICES ? { box: around(inFile ?? shapefile.bbox), tolerance: tileSpan(job.tile.z) / EXTENT / 2 } : undefined;
   if (found.fids.length > job.limits.maxTileFeatures || found.vertices > job.limits.maxTileVertices) {
     const bytes = coverageTile(boxesOf(index, found.fids), { shapefile, toMercator, job, checkpoint, compressionLevel: context.compressionLevel });
     lap('coverage');
     return tileAnswer(bytes);
   }
+  // A tile's vertices lie mostly in and around it: reprojected there by interpolation, within half
+  // a vector tile's unit, below what its rounding moves a vertex (docs/tiles.md, "Reprojection");
+  // exactly when they are too few to pay for the grid, or lon/lat, which Web Mercator takes at once.
+  const approximation =
+    found.vertices >= APPROXIMATE_FROM_VERTICES && !shapefile.crs.geographic ? { box: around(inFile ?? shapefile.bbox), tolerance: tileSpan(job.tile.z) / EXTENT / 2 } : undefined;
   if (job.format === 'mvt') {
     const projection = approximation ? approximatedWithin(toMercator, approximation.box, approximation.tolerance) : toMercator;
-    const bytes = vectorTile(shapefile, found.fids, job, projection, checkpoint);
+    const bytes = vectorTile(shapefile, found.fids, { ...job, fields }, projection, checkpoint);
     lap('encode');
     return tileAnswer(bytes);
   }
@@ -139,7 +144,7 @@ function narrowed(shapefile: OpenShapefile, index: RecordIndex, fids: Uint32Arra
       all = matchingFeatures(shapefile, where, { keep: Infinity, drawableOnly: true }, checkpoint).fids;
       selections.set(key, all);
     }
-    matches = sortedCommon(fids, all);
+    matches = commonIds(fids, all);
   }
   let vertices = 0;
   for (const fid of matches) vertices += index.facts(fid)?.pointCount ?? 0;
@@ -148,30 +153,6 @@ function narrowed(shapefile: OpenShapefile, index: RecordIndex, fids: Uint32Arra
 
 /** Whole-file `where=` selections a worker keeps for low-zoom tiles: 4 bytes a match, the filter's text in the key. */
 const selections = byteBoundedCache<Uint32Array>(16 * 1024 * 1024, arrayBytes);
-
-/** The ids in both ascending lists, ascending. */
-function sortedCommon(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const common: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    if (a[i] === b[j]) {
-      common.push(a[i]);
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return Uint32Array.from(common);
-}
-
-/** The fields' values of `features` rows, by their .dbf widths, within the budget; else a 400 saying what to ask instead. */
-function checkFieldBytes(shapefile: OpenShapefile, fields: readonly string[], features: number, maxBytes: number): void {
-  const rowBytes = shapefile.fields.filter((field) => fields.includes(field.name)).reduce((sum, field) => sum + field.width, 0);
-  if (rowBytes * features <= maxBytes) return;
-  throw new BadRequestError(
-    `The fields asked for would take up to ${rowBytes * features} bytes for the ${features} features of this tile; at most ${maxBytes} bytes ` +
-      '(limits.maxHotSpotAttributeBytes) can be carried. Ask for fewer fields, or for tiles at a higher zoom.',
-  );
-}
 
 /** The box with as much again on every side: the tile's neighbours, where its features' other vertices mostly lie. */
 function around(box: BBox): BBox {
@@ -258,12 +239,13 @@ async function rasterTile(
 
 /**
  * The tile's features as a vector tile: decoded, in Web Mercator, with the fields asked for
- * and, when styled, their class (CLASS_PROPERTY).
+ * (`job.fields`, as the file spells them) and, when styled, their class (CLASS_PROPERTY). Past
+ * the attribute budget, counted from the .dbf widths as hot spots' values are, the features
+ * carry no fields: a slippy map's tile is better without them than missing (docs/tiles.md, "Budgets").
  */
 function vectorTile(shapefile: OpenShapefile, fids: Uint32Array, job: TileJob, toMercator: ToMercator, checkpoint: Checkpoint): Uint8Array {
   const file = basename(job.files.paths.shp);
-  const fields = fieldsNamedIn(shapefile, 'fields', job.fields);
-  checkFieldBytes(shapefile, fields, fids.length, job.limits.maxHotSpotAttributeBytes);
+  const fields = attributeBytesPerHotSpot(shapefile.fields, job.fields) * fids.length <= job.limits.maxHotSpotAttributeBytes ? job.fields : [];
   const list = Array.from(fids);
   const shapes = shapefile.readShapes(list, { useCache: job.useCache, maxRings: job.limits.maxRings, checkpoint });
   const classes = job.styling?.colouring ? featureStyler(shapefile, job.styling)(list, checkpoint).classes : undefined;

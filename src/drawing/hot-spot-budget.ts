@@ -32,7 +32,7 @@ export function listedHotSpotBound(shapefile: OpenShapefile, refs: readonly Feat
 }
 
 /** The bytes one hot spot's attribute values can take: each field's `.dbf` width, name and markup. */
-function attributeBytesPerHotSpot(fields: readonly StoredField[], fieldNames: readonly string[]): number {
+export function attributeBytesPerHotSpot(fields: readonly StoredField[], fieldNames: readonly string[]): number {
   const widths = new Map(fields.map((field) => [field.name, field.width]));
   return fieldNames.reduce((bytes, name) => bytes + (widths.get(name) ?? 0) + Buffer.byteLength(name) + ATTRIBUTE_MARKUP_BYTES, 0);
 }

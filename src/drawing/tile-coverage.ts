@@ -54,21 +54,18 @@ export function coveredCells(boxes: Iterable<BBox>, side: number, toMercator: To
     const xs = [corners[0], corners[2], corners[4], corners[6]];
     const ys = [corners[1], corners[3], corners[5], corners[7]];
     if (![...xs, ...ys].every(Number.isFinite)) continue;
-    // Every box covers at least the cell it is in.
-    const left = clampCell(Math.floor((Math.min(...xs) - box.xmin) * perMetre), side);
-    const right = clampCell(Math.floor((Math.max(...xs) - box.xmin) * perMetre), side);
-    const top = clampCell(Math.floor((box.ymax - Math.max(...ys)) * perMetre), side);
-    const bottom = clampCell(Math.floor((box.ymax - Math.min(...ys)) * perMetre), side);
-    if (left > right || top > bottom) continue;
-    for (let row = top; row <= bottom; row++) cells.fill(1, row * side + left, row * side + right + 1);
-    pacer.step((bottom - top + 1) * (right - left + 1));
+    // Every box covers at least the cell it is in; one wholly beside the tile (found by the
+    // search's margin for strokes) covers none of it.
+    const left = Math.floor((Math.min(...xs) - box.xmin) * perMetre);
+    const right = Math.floor((Math.max(...xs) - box.xmin) * perMetre);
+    const top = Math.floor((box.ymax - Math.max(...ys)) * perMetre);
+    const bottom = Math.floor((box.ymax - Math.min(...ys)) * perMetre);
+    if (right < 0 || left >= side || bottom < 0 || top >= side) continue;
+    const [first, last, firstRow, lastRow] = [Math.max(0, left), Math.min(side - 1, right), Math.max(0, top), Math.min(side - 1, bottom)];
+    for (let row = firstRow; row <= lastRow; row++) cells.fill(1, row * side + first, row * side + last + 1);
+    pacer.step((lastRow - firstRow + 1) * (last - first + 1));
   }
   return cells;
-}
-
-/** A cell index within the tile, or -1 / side for a box wholly to one side of it (then nothing is filled). */
-function clampCell(cell: number, side: number): number {
-  return Math.max(-1, Math.min(side, cell));
 }
 
 /** The covered cells in `colour`, as premultiplied RGBA. */

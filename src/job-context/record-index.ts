@@ -101,22 +101,24 @@ function buildIndex(shapefile: OpenShapefile, checkpoint: Checkpoint): RecordInd
   let finiteCount = 0;
   const withoutGeometry: number[] = [];
   const notFinite: RawPlaced[] = [];
-  for (const { fid, bbox, pointCount, partCount } of shapefile.walk(checkpoint)) {
+  // The records are the walk's own, not copied: a million of them are read here.
+  for (const record of shapefile.walk(checkpoint)) {
     pacer.step();
-    if (!bbox || pointCount === 0) withoutGeometry.push(fid);
-    else if (!isFiniteBox(bbox)) notFinite.push({ fid, bbox, pointCount, partCount });
-    else place(finite, finiteCount++, { fid, bbox, pointCount, partCount });
+    const { bbox } = record;
+    if (!bbox || record.pointCount === 0) withoutGeometry.push(record.fid);
+    else if (!isFiniteBox(bbox)) notFinite.push({ fid: record.fid, bbox, pointCount: record.pointCount, partCount: record.partCount });
+    else place(finite, finiteCount++, record.fid, bbox, record.pointCount, record.partCount);
   }
   // Those whose box is not finite come after the others, where the tree does not reach.
   const placed = finiteCount + notFinite.length === capacity ? finite : copyOf(finite, finiteCount, finiteCount + notFinite.length);
-  notFinite.forEach((record, i) => place(placed, finiteCount + i, record));
+  notFinite.forEach(({ fid, bbox, pointCount, partCount }, i) => place(placed, finiteCount + i, fid, bbox, pointCount, partCount));
   const tree = new BoxTree(placed.boxes.subarray(0, 4 * finiteCount), pacer);
   return indexOf(shapefile.version, placed, finiteCount, tree, Uint32Array.from(withoutGeometry), Uint32Array.from(notFinite, ({ fid }) => fid));
 }
 
 type RawPlaced = PlacedRecord & { fid: number };
 
-function place({ fids, boxes, points, parts }: Placed, position: number, { fid, bbox, pointCount, partCount }: RawPlaced): void {
+function place({ fids, boxes, points, parts }: Placed, position: number, fid: number, bbox: BBox, pointCount: number, partCount: number): void {
   fids[position] = fid;
   boxes[4 * position] = bbox.xmin;
   boxes[4 * position + 1] = bbox.ymin;

@@ -11,9 +11,9 @@
 import type { BBox } from '../geometry/types.ts';
 import type { ToMercator } from './reproject.ts';
 
-/** Cells a side the grid starts with, and most it is refined to (4,225 exact transforms). */
+/** Cells a side the grid starts with, and most it is refined to: at most ~5,000 exact transforms in all, a tile's worth of vertices. */
 const FIRST_CELLS = 8;
-const MOST_CELLS = 64;
+const MOST_CELLS = 32;
 
 /** `exact` within `tolerance` metres over `box` (file units), by a grid of exact transforms; `exact` itself where no grid holds. */
 export function approximatedWithin(exact: ToMercator, box: BBox, tolerance: number): ToMercator {

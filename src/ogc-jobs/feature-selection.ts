@@ -16,6 +16,7 @@ import { shapeInLonLat, type GeometrySettings } from './geojson-feature.ts';
 import { boxToLonLat, lonLatBoxInFile } from './lon-lat-box.ts';
 import { shapeMeetsBox } from './shape-meets-box.ts';
 import { matchingFeatures } from '../job-context/matching-features.ts';
+import { commonIds } from '../structures/sorted-ids.ts';
 import { recordIndex } from '../job-context/record-index.ts';
 
 export interface SelectionQuery {
@@ -82,7 +83,7 @@ export function featureSelection(shapefile: OpenShapefile, query: SelectionQuery
     // A filter's own pass over the .dbf leaves deleted rows out; only a bbox needs them listed.
     const inBox = query.bbox && idsInBoxes(shapefile, query.bbox, listedFeatures(shapefile, context), reading, context);
     const filtered = query.filter === undefined ? undefined : idsMatching(shapefile, query.filter, context);
-    return { kind: 'ids', ids: inBox && filtered ? common(inBox, filtered) : (inBox ?? filtered)! };
+    return { kind: 'ids', ids: inBox && filtered ? commonIds(inBox, filtered) : (inBox ?? filtered)! };
   });
 }
 
@@ -215,17 +216,3 @@ function ascendingUnion(lists: Uint32Array[]): Uint32Array {
   return all.filter((fid, i) => i === 0 || all[i - 1] !== fid);
 }
 
-/** The ids in both ascending lists. */
-function common(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const both: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    if (a[i] < b[j]) i++;
-    else if (a[i] > b[j]) j++;
-    else {
-      both.push(a[i]);
-      i++;
-      j++;
-    }
-  }
-  return Uint32Array.from(both);
-}

@@ -236,8 +236,7 @@ export function ogcRoutes(services: Services, admitted: MiddlewareHandler<AppEnv
       const { tile } = c.req.valid('query' as never) as OgcTileRequest;
       const of = { query: tileDefaults, files: c.get('shapefile'), version: c.get('shapefileVersion'), signal: c.get('signal'), timing: c.get('timing') };
       const drawn = await createTile({ ...tile, format }, of, tileServices);
-      // As the REST route answers it: the bytes the worker gave (every tile has some, an empty layer's included).
-      return sendBytes(c, drawn.bytes ?? new Uint8Array(0), mediaType);
+      return sendBytes(c, drawn.bytes, mediaType);
     });
   }
 

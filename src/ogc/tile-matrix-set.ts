@@ -42,16 +42,7 @@ export function tileMatrixSetsDocument(base: string) {
   };
 }
 
-/**
- * WebMercatorQuad as 17-083r4's JSON gives it: one tile matrix per zoom 0–22, each twice the
- * last's columns and rows, its cell `2·HALF_WORLD / 256 / 2^z` metres, its scale denominator
- * the cell over a 0.28 mm rendering pixel, its origin the world's top-left corner.
- * `type`, `supportedCRS` and each matrix's `topLeftCorner` are the members of the standard's
- * first JSON (17-083r2) that GDAL 3.6's OGCAPI driver reads: it takes a definition without
- * `type` for a file name, and finds no CRS nor origin without the other two. They repeat what
- * `crs` and `pointOfOrigin` say; 17-083r4 readers ignore them.
- */
-/** The matrices of zooms 0 to 22, as TMS 2.0 names them, with 1.0's `topLeftCorner` for GDAL 3.6 (docs/ogc.md, "OGC API – Tiles"). */
+/** The matrices of zooms 0 to 22, as tileMatrixSetDocument() gives them. */
 const TILE_MATRICES = TILE_MATRIX_IDS.map((id) => {
   const zoom = Number(id);
   const cellSize = tileSpan(zoom) / TILE_SIZE;
@@ -69,6 +60,15 @@ const TILE_MATRICES = TILE_MATRIX_IDS.map((id) => {
   };
 });
 
+/**
+ * WebMercatorQuad as 17-083r4's JSON gives it: one tile matrix per zoom 0–22, each twice the
+ * last's columns and rows, its cell `2·HALF_WORLD / 256 / 2^z` metres, its scale denominator
+ * the cell over a 0.28 mm rendering pixel, its origin the world's top-left corner.
+ * `type`, `supportedCRS` and each matrix's `topLeftCorner` are the members of the standard's
+ * first JSON (17-083r2) that GDAL 3.6's OGCAPI driver reads: it takes a definition without
+ * `type` for a file name, and finds no CRS nor origin without the other two. They repeat what
+ * `crs` and `pointOfOrigin` say; 17-083r4 readers ignore them.
+ */
 export function tileMatrixSetDocument(base: string) {
   return {
     type: 'TileMatrixSetType',

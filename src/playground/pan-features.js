@@ -26,7 +26,11 @@ export const MOST_TILE_FIELDS = 8;
  */
 const NOT_STYLE = new Set(['fid', 'size', 'format', 'includehotspots', 'hotspotfields', 'singleimage', 'type', 'culture']);
 
-/** The property each feature of a classed layer carries: its class's place in the style's legend (docs/tiles.md, "Style JSON"). */
+/**
+ * The property each feature of a classed layer carries: its class's place in the style's legend
+ * (docs/tiles.md, "Style JSON"). The server's is src/vector-tile/encode.ts's; the page, served as
+ * written, cannot import TypeScript, so it names it again.
+ */
 export const CLASS_PROPERTY = 'shapeshot_class';
 
 /**

@@ -16,6 +16,9 @@ import { publicRequestUrl } from '../ogc/links.ts';
 import { createTile, layerFacts, tileStyling, type TileServices } from '../operations/tiles.ts';
 import { tileOf, tileQuerySchema, type TileFormat, type TileQuery } from '../params/tiles.ts';
 import { thematicFields } from '../params/thematic.ts';
+import { compileFilter } from '../filter/index.ts';
+import type { CollectionFacts } from '../ogc-jobs/feature-items.ts';
+import { fieldsNamedIn } from '../shapefile/dbf.ts';
 import type { TileAddress } from '../projection/tile-address.ts';
 import type { ShapefileCatalog } from '../shapefile/shapefile-catalog.ts';
 import { mapStyle } from '../tiles/map-style.ts';
@@ -23,7 +26,7 @@ import { tileJson } from '../tiles/tilejson.ts';
 import type { Services } from '../app-services.ts';
 
 /** What the caching step keys an answer on: the query, the shapefile, and what is answered. */
-type TileRequest = TileQuery & { file: string; format: string; tile?: TileAddress & { pixelRatio: number } };
+type TileRequest = TileQuery & { file: string; format: string; tile?: TileAddress & { pixelRatio: number }; documentOf?: string };
 
 const MEDIA_TYPES: Record<TileFormat, string> = { png: 'image/png', mvt: 'application/vnd.mapbox-vector-tile' };
 
@@ -38,9 +41,10 @@ export function tilesRoute(services: Services & TileServices) {
   const linkUrl = (c: Context<AppEnv>) => publicRequestUrl(c.req.url, config.ogc.publicUrl);
 
   return new Hono<AppEnv>()
-    .get('/tiles/:file/style.json', validQuery(schema), layer(catalog, 'style'), caching, async (c) => {
+    .get('/tiles/:file/style.json', validQuery(schema), layer(catalog, 'style', linkUrl), caching, async (c) => {
       const of = requestOf(c);
       const [facts, styled] = await Promise.all([layerFacts(of.files, services, of.signal, of.timing), tileStyling(of, services)]);
+      namedInFile(of.query, facts);
       const urls = documentUrls(linkUrl(c), of.files.name);
       const style = mapStyle({
         layer: of.files.name,
@@ -53,18 +57,19 @@ export function tilesRoute(services: Services & TileServices) {
       });
       return c.json(style);
     })
-    .get('/tiles/:file/:z/:x/:y', validQuery(schema), layer(catalog, 'tile'), caching, async (c) => {
+    .get('/tiles/:file/:z/:x/:y', validQuery(schema), layer(catalog, 'tile', linkUrl), caching, async (c) => {
       const of = requestOf(c);
       const { tile } = c.req.valid('query' as never) as TileRequest;
       const drawn = await createTile({ ...tile!, format: tileFormatOf(c) }, of, services);
       c.header('Content-Type', MEDIA_TYPES[tileFormatOf(c)]);
       return c.body(drawn.bytes as Uint8Array<ArrayBuffer>);
     })
-    .get('/tiles/:name', validQuery(schema), layer(catalog, 'tilejson'), caching, async (c) => {
+    .get('/tiles/:name', validQuery(schema), layer(catalog, 'tilejson', linkUrl), caching, async (c) => {
       const of = requestOf(c);
       const facts = await layerFacts(of.files, services, of.signal, of.timing);
       const format = of.query.tileFormat;
-      const fields = of.query.fields.length === 0 ? [] : facts.fields.filter((field) => of.query.fields.some((name) => name.toLowerCase() === field.name.toLowerCase()));
+      const named = namedInFile(of.query, facts);
+      const fields = facts.fields.filter((field) => named.includes(field.name));
       const urls = documentUrls(linkUrl(c), of.files.name);
       return c.json(
         tileJson({
@@ -85,7 +90,7 @@ export function tilesRoute(services: Services & TileServices) {
  * the key may not see it, one sentence for both), and, for a tile, its address (400); handed on
  * in the validated query, where the caching step finds them.
  */
-function layer(catalog: ShapefileCatalog, answer: 'tile' | 'style' | 'tilejson'): MiddlewareHandler<AppEnv> {
+function layer(catalog: ShapefileCatalog, answer: 'tile' | 'style' | 'tilejson', linkUrl: (c: Context<AppEnv>) => string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     let name = c.req.param('file') ?? c.req.param('name') ?? '';
     if (answer === 'tilejson') {
@@ -98,9 +103,17 @@ function layer(catalog: ShapefileCatalog, answer: 'tile' | 'style' | 'tilejson')
     c.set('shapefile', files);
     const query = c.req.valid('query' as never) as TileQuery;
     const format = tile ? tile.format : answer;
-    c.req.addValidatedData('query', { ...query, file: files.name, format, ...(tile ? { tile: { z: tile.z, x: tile.x, y: tile.y, pixelRatio: tile.pixelRatio } } : {}) });
+    // A document's URLs carry the request's origin and own query: its ETag names them.
+    const named = tile ? { tile: { z: tile.z, x: tile.x, y: tile.y, pixelRatio: tile.pixelRatio } } : { documentOf: linkUrl(c) };
+    c.req.addValidatedData('query', { ...query, file: files.name, format, ...named });
     await next();
   };
+}
+
+/** The `fields` as the file spells them; 400 naming a field or a `where=` name the file has not, as every tile of the layer answers. */
+function namedInFile(query: TileQuery, facts: CollectionFacts): string[] {
+  if (query.where !== undefined) compileFilter(query.where, facts.fields);
+  return fieldsNamedIn(facts, 'fields', query.fields);
 }
 
 function tileFormatOf(c: Context<AppEnv>): TileFormat {

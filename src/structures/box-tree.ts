@@ -4,11 +4,13 @@
  * or the first that passes a test (a ring's edges near a point, geometry/rings/edge-index.ts).
  * Each node splits its items at the median of their centres along the longer side of the
  * centres' spread, so that nodes stay compact; the medians come from a linear-time selection
- * (nth-element.ts), so the tree is built in O(n log n) whatever the boxes. (Flatbush, which
+ * (nth-element.ts), so the tree is built in O(n log n) whatever the boxes. The centres are
+ * kept in tree order beside the items, moved with them, so that each level of the build
+ * reads them in order rather than at each item's place in the file. (Flatbush, which
  * sorts Hilbert values with a median-of-three quicksort, can be driven quadratic by boxes
  * placed to order; the boxes here come from the public.)
  */
-import { placeNth } from './nth-element.ts';
+import { placeNthInPlace } from './nth-element.ts';
 import type { StepPacer } from '../cancellation/checkpoint.ts';
 
 /** Items per leaf. */
@@ -36,6 +38,7 @@ export class BoxTree {
     const count = boxes.length / 4;
     const depth = Math.max(0, Math.ceil(Math.log2(count / LEAF_ITEMS)));
     this.order = new Uint32Array(count);
+    // Item order[at]'s centre is (centreX[at], centreY[at]) throughout the build.
     const centreX = new Float64Array(count);
     const centreY = new Float64Array(count);
     for (let item = 0; item < count; item++) {
@@ -52,11 +55,6 @@ export class BoxTree {
   /** The bytes of its arrays (the boxes it was given not counted): what a cache that keeps it counts. */
   get bytes(): number {
     return this.order.byteLength + this.nodeBoxes.byteLength + this.pending.byteLength + this.query.byteLength;
-  }
-
-  /** Whether some item whose box meets [minX, maxX] × [minY, maxY] passes `test`; stops at the first that does. */
-  some(minX: number, minY: number, maxX: number, maxY: number, test: (item: number) => boolean): boolean {
-    return this.search(minX, minY, maxX, maxY, test);
   }
 
   /**
@@ -103,14 +101,15 @@ export class BoxTree {
     return boxes[at] <= query[2] && boxes[at + 1] <= query[3] && boxes[at + 2] >= query[0] && boxes[at + 3] >= query[1];
   }
 
-  /** Arranges order[first … end − 1] under `node` and sets the boxes of its subtree. */
+  /** Arranges order[first … end − 1] (and their centres beside them) under `node` and sets the boxes of its subtree. */
   private build(node: number, first: number, end: number, centreX: Float64Array, centreY: Float64Array): void {
     if (end - first <= LEAF_ITEMS) {
       this.setLeafBox(node, first, end);
       return;
     }
     const middle = first + ((end - first) >> 1);
-    placeNth(this.order, first, end, middle, this.spreadsMoreAlongX(first, end, centreX, centreY) ? centreX : centreY, this.pacer);
+    if (this.spreadsMoreAlongX(first, end, centreX, centreY)) placeNthInPlace(centreX, this.order, centreY, first, end, middle, this.pacer);
+    else placeNthInPlace(centreY, this.order, centreX, first, end, middle, this.pacer);
     this.build(2 * node + 1, first, middle, centreX, centreY);
     this.build(2 * node + 2, middle, end, centreX, centreY);
     const boxes = this.nodeBoxes;
@@ -144,16 +143,15 @@ export class BoxTree {
     this.pacer.step(end - first);
   }
 
-  /** Whether the centres of items order[first … end − 1] spread at least as far along x as along y. */
+  /** Whether the centres at first … end − 1 spread at least as far along x as along y. */
   private spreadsMoreAlongX(first: number, end: number, centreX: Float64Array, centreY: Float64Array): boolean {
     let minX = Infinity;
     let maxX = -Infinity;
     let minY = Infinity;
     let maxY = -Infinity;
-    for (let k = first; k < end; k++) {
-      const item = this.order[k];
-      const x = centreX[item];
-      const y = centreY[item];
+    for (let at = first; at < end; at++) {
+      const x = centreX[at];
+      const y = centreY[at];
       if (x < minX) minX = x;
       if (x > maxX) maxX = x;
       if (y < minY) minY = y;

@@ -9,9 +9,8 @@ import { formatColour, parseColour } from '../params/colour.ts';
 import type { DrawStyle, Rgba } from '../svg/style.ts';
 import { colouredPaint, type NamedOutline } from '../thematic/class-outline.ts';
 import type { Legend } from '../thematic/legend.ts';
+import { CLASS_PROPERTY } from '../vector-tile/encode.ts';
 
-/** The property of a vector tile's feature that holds its class's place in the legend. */
-export const CLASS_PROPERTY = 'shapeshot_class';
 
 export interface StyleOf {
   /** The vector tiles' layer: the file's name as spelled on disk. */

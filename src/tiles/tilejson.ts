@@ -6,7 +6,7 @@
 import type { BBox } from '../geometry/types.ts';
 import { MAX_TILE_ZOOM, MIN_TILE_ZOOM } from '../projection/tile-address.ts';
 import type { AttributeField, AttributeType } from '../shapefile/dbf.ts';
-import { CLASS_PROPERTY } from './map-style.ts';
+import { CLASS_PROPERTY } from '../vector-tile/encode.ts';
 
 export interface TileJsonOf {
   layer: string;

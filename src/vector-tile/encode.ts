@@ -15,6 +15,9 @@ import { EXTENT, tileFrame, toTileUnits } from './tile-units.ts';
 
 export { BUFFER, EXTENT } from './tile-units.ts';
 
+/** The property a styled layer's features carry: their class's place in the legend, which a style colours by (docs/tiles.md, "Vector tiles"). */
+export const CLASS_PROPERTY = 'shapeshot_class';
+
 export interface TileFeature {
   /** The feature's id in the tile (its fid); a feature without one has none in the tile. */
   id?: number;

@@ -50,6 +50,10 @@ beforeAll(async () => {
   }));
   writeFileSync(source, JSON.stringify({ type: 'FeatureCollection', features }));
   await writeShapefile(folder, 'squares', source, ['-s_srs', 'EPSG:4326', '-t_srs', 'EPSG:28992']);
+  // One square of 30 degrees, far larger than any tile at zoom 16.
+  const large = join(folder, 'large.geojson');
+  writeFileSync(large, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { NAME: 'large' }, geometry: { type: 'Polygon', coordinates: square(-40, -20, 30) } }] }));
+  await writeShapefile(folder, 'large', large, ['-a_srs', 'EPSG:4326', '-segmentize', '0.01']);
   server = await startServer({ dataDir: folder, render: { workers: 1 }, limits: { maxTileFeatures: 100 } });
 });
 
@@ -102,10 +106,17 @@ describe('tile addresses and errors', () => {
     expect((await fetch(server.url('/REST/v1/shapefiles/tiles/squares/3/0/0.png'))).status).toBe(401);
   });
 
-  it('a field that fields= names and the file has not is a 400 naming the fields it has', async () => {
-    const response = await fetch(tileUrl(server, 'squares', PAIR_TILE, 'mvt', { fields: 'NAME,POPULATION' }));
-    expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/no field 'POPULATION' \(its fields: VALUE, NAME\)/);
+  it('a field that fields= or where= names and the file has not is a 400 on every tile, the TileJSON and the style', async () => {
+    for (const tile of [PAIR_TILE, FAR_TILE]) {
+      const response = await fetch(tileUrl(server, 'squares', tile, 'mvt', { fields: 'NAME,POPULATION' }));
+      expect(response.status).toBe(400);
+      expect(await response.text()).toMatch(/no field 'POPULATION' \(its fields: VALUE, NAME\)/);
+      expect((await fetch(tileUrl(server, 'squares', tile, 'png', { where: 'POPULATION > 3' }))).status).toBe(400);
+    }
+    for (const path of ['squares.json', 'squares/style.json']) {
+      expect((await fetch(server.url(`/REST/v1/shapefiles/tiles/${path}?key=${TEST_KEY}&fields=POPULATION`))).status).toBe(400);
+      expect((await fetch(server.url(`/REST/v1/shapefiles/tiles/${path}?key=${TEST_KEY}&where=POPULATION%3E3`))).status).toBe(400);
+    }
   });
 });
 
@@ -120,6 +131,16 @@ describe('raster and vector tiles', () => {
     expect(colours.get('#d3d3d3')).toBeGreaterThan(1000);
     expect(colours.get('#ff0000')).toBeGreaterThan(100);
     expect(decodePng(await (await fetch(tileUrl(server, 'squares', PAIR_TILE, '@2x.png'))).bytes()).width).toBe(512);
+  });
+
+  it("a tile deep inside a polygon far larger than it is drawn, whatever the polygon's whole outline would cost", async () => {
+    const inside = tileAt(-25, -5, 16);
+    const response = await fetch(tileUrl(server, 'large', inside, 'png'));
+    expect(response.status).toBe(200);
+    const colours = opaqueColours(await response.bytes());
+    // All fill, no outline: the polygon's edges are far away.
+    expect(colours.get('#d3d3d3')).toBe(256 * 256);
+    expect(decodePng(await (await fetch(tileUrl(server, 'large', inside, '@2x.png'))).bytes()).pixel(0, 0)).toEqual([211, 211, 211, 255]);
   });
 
   it('a vector tile carries the features in it, their fids as ids, and only the fields asked for', async () => {
@@ -255,6 +276,14 @@ describe('TileJSON and the style', () => {
     const png = await (await fetch(server.url(`/REST/v1/shapefiles/tiles/squares.json?key=${TEST_KEY}&tiles=png`))).json();
     expect(png.tiles[0]).toMatch(/\/squares\/\{z\}\/\{x\}\/\{y\}\.png\?key=/);
     expect(png.vector_layers).toBeUndefined();
+  });
+
+  it("a document's ETag names the URLs it gives: its origin and its own query", async () => {
+    const etagOf = async (path: string, headers: Record<string, string> = {}) => (await fetch(server.url(path), { headers })).headers.get('etag');
+    const inQuery = await etagOf(`/REST/v1/shapefiles/tiles/squares.json?key=${TEST_KEY}`);
+    expect(await etagOf('/REST/v1/shapefiles/tiles/squares.json', { 'X-API-Key': TEST_KEY })).not.toBe(inQuery);
+    expect(await etagOf(`/REST/v1/shapefiles/tiles/squares.json?key=${TEST_KEY}&cachebuster=1`)).not.toBe(inQuery);
+    expect(await etagOf(`/REST/v1/shapefiles/tiles/squares.json?key=${TEST_KEY}`)).toBe(inQuery);
   });
 
   it('a key sent in a header stays out of the documents', async () => {

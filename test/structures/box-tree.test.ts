@@ -1,13 +1,25 @@
 /**
  * The box tree's searches against a brute-force filter of the same boxes: random boxes, and
  * boxes a sort or a selection can stumble on (centres ordered to defeat median-of-three,
- * many equal boxes, boxes of zero size), one item and none.
+ * many equal boxes, boxes of zero size), one item and none; and its build's steps on such
+ * boxes, counted through its pacer.
  */
 import { describe, expect, it } from 'vitest';
 import { StepPacer, STEPS_PER_CHECKPOINT } from '../../src/cancellation/checkpoint.ts';
 import { BoxTree } from '../../src/structures/box-tree.ts';
 
 const pacer = new StepPacer(() => undefined);
+
+/** A pacer that counts the steps it is told of. */
+class CountingPacer extends StepPacer {
+  steps = 0;
+  constructor() {
+    super(() => undefined);
+  }
+  override step(count = 1): void {
+    this.steps += count;
+  }
+}
 
 /** A deterministic generator, so that a failure can be replayed. */
 function random(seed: number): () => number {
@@ -53,7 +65,7 @@ function expectSearchesAsBruteForce(list: Box[], span: number, seed: number): vo
   for (const query of queries(list, next, span)) {
     const expected = bruteForce(list, query);
     expect(found(tree, query), `query ${query}`).toEqual(expected);
-    expect(tree.some(...query, () => true)).toBe(expected.length > 0);
+    expect(tree.search(...query, () => true)).toBe(expected.length > 0);
   }
 }
 
@@ -100,7 +112,7 @@ describe('a search', () => {
     expectSearchesAsBruteForce([[1, 2, 3, 4]], 5, 30);
     const empty = new BoxTree(new Float64Array(0), pacer);
     expect(found(empty, [-Infinity, -Infinity, Infinity, Infinity])).toEqual([]);
-    expect(empty.some(0, 0, 1, 1, () => true)).toBe(false);
+    expect(empty.search(0, 0, 1, 1, () => true)).toBe(false);
   });
 
   it('stops at the first item its visitor answers true for, and says so', () => {
@@ -110,6 +122,25 @@ describe('a search', () => {
     expect(tree.search(0, 0, 100, 1, (item) => seen.push(item) === 10)).toBe(true);
     expect(seen).toHaveLength(10);
     expect(tree.search(0, 0, 100, 1, () => false)).toBe(false);
+  });
+
+  it('is built in O(n log n) steps on centres ordered to defeat a pivot rule, counted by its pacer', () => {
+    const count = 1 << 15;
+    const orders: ((i: number) => number)[] = [
+      (i) => (i < count / 2 ? i : count - i),
+      (i) => i,
+      (i) => (i % 2 === 0 ? i / 2 : count / 2 + i),
+      (i) => (Math.abs(i - count / 2) < count / 16 ? count + i : i),
+      () => 5,
+    ];
+    for (const order of orders) {
+      const boxes = new Float64Array(4 * count);
+      for (let i = 0; i < count; i++) boxes.set([order(i), order((i * 7) % count), order(i) + 2, order((i * 7) % count) + 2], 4 * i);
+      const counting = new CountingPacer();
+      new BoxTree(boxes, counting);
+      // Some 4.5 n log n on these; a selection gone quadratic takes thousands.
+      expect(counting.steps).toBeLessThan(8 * count * Math.log2(count));
+    }
   });
 
   it('is paced by the pacer it is given, which can stop it', () => {

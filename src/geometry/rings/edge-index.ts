@@ -103,7 +103,7 @@ export class EdgeIndex {
     this.pointY = y;
     // Stops at the first edge through the point: a hole traced along its outer ring's
     // boundary asks this for each of its vertices.
-    return this.runs.some(x - slack, y - slack, x + slack, y + slack, this.ordinaryRunThroughPoint);
+    return this.runs.search(x - slack, y - slack, x + slack, y + slack, this.ordinaryRunThroughPoint);
   }
 
   /** OGRLinearRing::isPointInRing(point, FALSE): whether the ray from (x, y) towards +x crosses the ring an odd number of times. */
