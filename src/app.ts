@@ -114,7 +114,7 @@ export function buildApp(services: Services): Hono<AppEnv> {
     '/REST/v1/shapefiles/tiles',
     '/REST/v1/basemap',
     '/REST/v1/usage',
-    '/ogc (OGC API – Features)',
+    '/ogc (OGC API – Features and Tiles)',
     '/openapi.json',
     '/docs',
     '/health',

@@ -9,8 +9,13 @@
  */
 
 export interface ByteReader {
-  /** Up to `length` bytes at `position`; shorter only at the end of the file. */
-  readAt(position: number, length: number): Uint8Array;
+  /**
+   * Up to `length` bytes at `position`; shorter only at the end of the file. `into`, at least
+   * `length` long, is a buffer the reader may fill and answer a view of, rather than allocate
+   * (a local file's reader does; a remote one answers the bytes it holds): a walk over a
+   * large file reads every chunk into one buffer instead of hundreds of fresh ones.
+   */
+  readAt(position: number, length: number, into?: Uint8Array): Uint8Array;
   /** The file's size in bytes. */
   readonly size: number;
 }

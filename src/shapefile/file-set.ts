@@ -106,7 +106,7 @@ export interface OpenShapefile {
    * in the feature cache read in merged runs: what a picture of many features reads.
    */
   readShapes(fids: readonly number[], options: ReadShapeOptions): (Shape | null)[];
-  /** Every record in id order but those whose `.dbf` row is marked deleted, read in large chunks. */
+  /** Every record in id order but those whose `.dbf` row is marked deleted, read in large chunks; a record's `content` is valid until the next is taken. */
   walk(checkpoint: Checkpoint): Generator<RawRecord>;
   /** The `.dbf` row of feature `fid`, decoded with the file's encoding; NotFoundError when deleted. */
   readAttributes(fid: number): Record<string, AttributeValue>;

@@ -24,10 +24,10 @@ function readInto(fd: number, target: Uint8Array, offset: number, length: number
 export function descriptorReader(fd: number, size: number): ByteReader {
   return {
     size,
-    readAt(position, length) {
-      const bytes = new Uint8Array(length);
+    readAt(position, length, into) {
+      const bytes = into && into.length >= length ? into : new Uint8Array(length);
       const read = readInto(fd, bytes, 0, length, position);
-      return read === length ? bytes : bytes.subarray(0, read);
+      return read === bytes.length ? bytes : bytes.subarray(0, read);
     },
   };
 }

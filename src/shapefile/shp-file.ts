@@ -51,7 +51,8 @@ export interface ShpFile {
   /**
    * The records at `locations` (in id order), each delimited as GDAL delimits it. Records
    * that follow one another in the file are read in large chunks; a record out of file
-   * order is read on its own, and the chunk is kept for the run it interrupts.
+   * order is read on its own, and the chunk is kept for the run it interrupts. A record's
+   * `content` is valid until the next record is taken: the chunks share one buffer.
    */
   records(locations: Iterable<RecordLocation & { fid: number }>, checkpoint: Checkpoint): Generator<RawRecord>;
   /**
@@ -98,6 +99,9 @@ export function openShp({ bytes: shp, file }: ShapefilePart): ShpFile {
     *records(locations, checkpoint) {
       let chunk = spanOf(new Uint8Array(0));
       let chunkStart = 0;
+      // One buffer for every chunk of the walk (a fresh one each time cost a million-record walk
+      // a third of its time in page faults and collection): a record's content lives until the next.
+      const chunkBuffer = new Uint8Array(SCAN_CHUNK_BYTES);
       let nextInFileOrder = HEADER_BYTES;
       for (const location of locations) {
         const { fid, offset, contentBytes } = location;
@@ -106,7 +110,7 @@ export function openShp({ bytes: shp, file }: ShapefilePart): ShpFile {
         if (offset >= chunkStart && offset + wanted <= chunkStart + chunk.length) {
           read = { view: chunk.view, at: offset - chunkStart, length: wanted };
         } else if (offset === nextInFileOrder) {
-          chunk = spanOf(shp.readAt(offset, Math.max(SCAN_CHUNK_BYTES, wanted)));
+          chunk = spanOf(shp.readAt(offset, Math.max(SCAN_CHUNK_BYTES, wanted), chunkBuffer));
           chunkStart = offset;
           read = { view: chunk.view, at: 0, length: Math.min(wanted, chunk.length) };
           checkpoint();

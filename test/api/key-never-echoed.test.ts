@@ -45,7 +45,7 @@ describe('a key parameter', () => {
 
 describe('an unknown path', () => {
   it.each([
-    [`/REST/v1/shapefiles/${TEST_KEY}?format=json&key=${TEST_KEY}`, 'There is no resource at this path; the routes are /REST/v1/shapefiles/images, /REST/v1/shapefiles/map, /REST/v1/shapefiles/legend, /REST/v1/usage, /ogc'],
+    [`/REST/v1/shapefiles/${TEST_KEY}?format=json&key=${TEST_KEY}`, 'There is no resource at this path; the routes are /REST/v1/shapefiles/images, /REST/v1/shapefiles/map, /REST/v1/shapefiles/legend, /REST/v1/shapefiles/tiles, /REST/v1/basemap, /REST/v1/usage, /ogc (OGC API – Features and Tiles)'],
     [`/${TEST_KEY}?format=json`, 'There is no resource at this path; the routes are /REST/v1/shapefiles/images'],
     [`/ogc/${TEST_KEY}`, 'There is no resource at this path; those under /ogc are /ogc, /ogc/api, /ogc/conformance, /ogc/collections'],
     [`/ogc/collections/${TEST_KEY}`, 'There is no collection of that name; GET /ogc/collections lists them.'],
