@@ -8,7 +8,9 @@
 import { NotFoundError } from '../errors.ts';
 import type { BBox } from '../geometry/types.ts';
 import { MAX_TILE_ZOOM, MIN_TILE_ZOOM, tileRange, tileSpan, type TileAddress } from '../projection/tile-address.ts';
-import { HALF_WORLD, mercatorX, mercatorY, TILE_SIZE } from '../projection/web-mercator.ts';
+import { HALF_WORLD, mercatorX, mercatorY, pixelsPerMetre, TILE_SIZE } from '../projection/web-mercator.ts';
+import { widened } from '../geometry/bbox.ts';
+import { DEFAULT_STYLE } from '../params/style.ts';
 import { MEDIA_TYPES, type Link } from './links.ts';
 
 export const WEB_MERCATOR_QUAD = 'WebMercatorQuad';
@@ -19,6 +21,9 @@ export const TILING_SCHEME_REL = 'http://www.opengis.net/def/rel/ogc/1.0/tiling-
 
 /** The size of a "standardized rendering pixel" (OGC 17-083r4): what a scale denominator is reckoned in. */
 const RENDERING_PIXEL_METRES = 0.00028;
+
+/** What a default style draws beyond a feature, in pixels: its 2-px stroke, 5-px point symbol and 2 px of anti-aliasing. */
+const DEFAULT_REACH_PIXELS = DEFAULT_STYLE.lineWidth + DEFAULT_STYLE.pointSize + 2;
 
 const TILE_MATRIX_IDS = Array.from({ length: MAX_TILE_ZOOM - MIN_TILE_ZOOM + 1 }, (_, i) => String(MIN_TILE_ZOOM + i));
 
@@ -86,13 +91,15 @@ export function tileMatrixSetDocument(base: string) {
 }
 
 /**
- * The tiles of each tile matrix that a box in WGS 84 touches (17-083r4's tileMatrixSetLimits):
- * the tiles outside them hold nothing of the layer.
+ * The tiles of each tile matrix that a box in WGS 84 touches (17-083r4's tileMatrixSetLimits),
+ * widened by what a tile draws beyond its edge (a default stroke and point symbol, more than a
+ * vector tile's buffer: docs/tiles.md, "Raster tiles"): the tiles outside them hold nothing of the layer.
  */
 export function tileMatrixSetLimits(lonLatBBox: BBox) {
   const box = { xmin: mercatorX(lonLatBBox.xmin), ymin: mercatorY(lonLatBBox.ymin), xmax: mercatorX(lonLatBBox.xmax), ymax: mercatorY(lonLatBBox.ymax) };
   return TILE_MATRIX_IDS.map((tileMatrix) => {
-    const range = tileRange(box, Number(tileMatrix));
+    const zoom = Number(tileMatrix);
+    const range = tileRange(widened(box, DEFAULT_REACH_PIXELS / pixelsPerMetre(zoom)), zoom);
     return { tileMatrix, minTileRow: range.minY, maxTileRow: range.maxY, minTileCol: range.minX, maxTileCol: range.maxX };
   });
 }

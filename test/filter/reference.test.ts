@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compileFilter } from '../../src/filter/index.ts';
 import type { AttributeField } from '../../src/shapefile/dbf.ts';
 import type { Row } from './helpers.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 type T = 'T' | 'F' | 'U';
 type Scalar = string | number | boolean | null;
@@ -26,16 +27,6 @@ const VALUES: Record<Kind, Scalar[]> = {
   date: ['2023-12-31', '2024-01-01', '2024-01-02', '2024-02-29', null],
 };
 const OPERATORS = ['=', '<>', '<', '<=', '>', '>='] as const;
-
-/** A small seeded generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Case {
   text: string;
@@ -217,7 +208,7 @@ function escapeRegex(text: string): string {
 
 describe('random filters against a reference evaluator', () => {
   it('agree on 200 filters × 40 rows', () => {
-    const { expression, row } = generator(random(20240131));
+    const { expression, row } = generator(seededRandom(20240131));
     const rows = Array.from({ length: 40 }, row);
     let matched = 0;
     let total = 0;
@@ -239,7 +230,7 @@ describe('random filters against a reference evaluator', () => {
   });
 
   it('agree on flat filters with no parentheses, where precedence decides', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const { row } = generator(next);
     const rows = Array.from({ length: 40 }, row);
     const atoms = ["N1 > 0", "S1 LIKE 'a%'", 'B = TRUE', "D < DATE('2024-01-02')", 'N2 IS NULL', "S2 IN ('a', 'b')"];

@@ -18,18 +18,9 @@ import { ShapeType } from '../../src/shapefile/types.ts';
 import { GDAL_FIXTURES } from '../support/gdal-reference.ts';
 import { writeRawShapefile } from '../support/raw-shapefile.ts';
 import { makeTempDir, removeTempDirs } from '../support/temp-dir.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 afterAll(removeTempDirs);
-
-/** A deterministic generator, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function open(dir: string, name: string): Promise<OpenShapefile> {
   const files = await createDataFolder(dir).find(name);
@@ -60,7 +51,7 @@ function walked(records: RecordFacts[], box: BBox | undefined) {
 
 /** Random boxes over and around `extent`, the extent itself, and its corners as points. */
 function boxesOver(extent: BBox, seed: number): BBox[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const width = extent.xmax - extent.xmin || 1;
   const height = extent.ymax - extent.ymin || 1;
   const randomBoxes = Array.from({ length: 100 }, () => {
@@ -82,7 +73,7 @@ function expectAsWalked(shapefile: OpenShapefile, index: RecordIndex, seed: numb
 
 /** Polygons ogr2ogr writes from WKT: rectangles of every size, many of them equal, some of zero width or height. */
 function writeWithOgr2ogr(dir: string, count: number): void {
-  const next = random(7);
+  const next = seededRandom(7);
   const rows = Array.from({ length: count }, (_, i) => {
     const x = i % 5 === 0 ? 500 : Math.round(next() * 1000);
     const y = i % 5 === 0 ? 500 : Math.round(next() * 1000);

@@ -7,29 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { StepPacer, STEPS_PER_CHECKPOINT } from '../../src/cancellation/checkpoint.ts';
 import { BoxTree } from '../../src/structures/box-tree.ts';
+import { seededRandom } from '../support/seeded-random.ts';
+import { CountingPacer } from '../support/counting-pacer.ts';
 
 const pacer = new StepPacer(() => undefined);
-
-/** A pacer that counts the steps it is told of. */
-class CountingPacer extends StepPacer {
-  steps = 0;
-  constructor() {
-    super(() => undefined);
-  }
-  override step(count = 1): void {
-    this.steps += count;
-  }
-}
-
-/** A deterministic generator, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Box = [number, number, number, number];
 
@@ -61,7 +42,7 @@ function queries(list: Box[], next: () => number, span: number): Box[] {
 
 function expectSearchesAsBruteForce(list: Box[], span: number, seed: number): void {
   const tree = new BoxTree(boxesOf(list), pacer);
-  const next = random(seed);
+  const next = seededRandom(seed);
   for (const query of queries(list, next, span)) {
     const expected = bruteForce(list, query);
     expect(found(tree, query), `query ${query}`).toEqual(expected);
@@ -71,7 +52,7 @@ function expectSearchesAsBruteForce(list: Box[], span: number, seed: number): vo
 
 describe('a search', () => {
   it('finds exactly the boxes a brute-force filter finds, on random boxes', () => {
-    const next = random(1);
+    const next = seededRandom(1);
     const list = Array.from({ length: 5000 }, (): Box => {
       const x = next() * 1000;
       const y = next() * 1000;
@@ -99,7 +80,7 @@ describe('a search', () => {
   it('does so on many equal boxes, and on boxes of zero size (points, and lines along an axis)', () => {
     const equal = Array.from({ length: 3000 }, (_, i): Box => (i % 3 === 0 ? [5, 5, 6, 6] : [5, 5, 5, 5]));
     expectSearchesAsBruteForce(equal, 10, 20);
-    const next = random(21);
+    const next = seededRandom(21);
     const degenerate = Array.from({ length: 3000 }, (_, i): Box => {
       const x = Math.floor(next() * 50);
       const y = Math.floor(next() * 50);

@@ -5,35 +5,15 @@
  * the StepPacer: linear in the keys whatever their order, never by time.
  */
 import { describe, expect, it } from 'vitest';
-import { StepPacer } from '../../src/cancellation/checkpoint.ts';
 import { placeNth, placeNthInPlace } from '../../src/structures/nth-element.ts';
-
-/** A pacer that counts the steps it is told of. */
-class CountingPacer extends StepPacer {
-  steps = 0;
-  constructor() {
-    super(() => undefined);
-  }
-  override step(count = 1): void {
-    this.steps += count;
-  }
-}
-
-/** A deterministic generator, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../support/seeded-random.ts';
+import { CountingPacer } from '../support/counting-pacer.ts';
 
 const COUNT = 1 << 15;
 /** Steps per key that no order may exceed: the worst family here takes some 20. */
 const STEPS_PER_KEY = 40;
 
-const next = random(3);
+const next = seededRandom(3);
 const ORDERS: [string, (i: number) => number][] = [
   ['in no particular order', () => next()],
   ['sorted', (i) => i],

@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyValues } from '../../src/thematic/classify-values.ts';
 import { JENKS_BUDGET, jenksBreaks } from '../../src/thematic/jenks.ts';
 import { fcParameters } from '../support/fc-settings.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 const RUNS = { simpleStatistics: 300, unique: 300, bins: 200 };
 const params = <T,>(runs: number) => fcParameters<T>(runs, Math.max(...Object.values(RUNS)));
@@ -54,16 +55,6 @@ const distinctOf = (sorted: Float64Array) => [...new Set(sorted)];
 
 /** simple-statistics' ckmeans as breaks: each cluster's last value. */
 const simpleStatisticsBreaks = (sorted: Float64Array, classes: number) => ckmeans([...sorted], classes).map((cluster) => cluster[cluster.length - 1]);
-
-/** A deterministic generator (mulberry32), so every run classifies the same fields. */
-function seededRandom(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` lognormal values (median e^7 ≈ 1100, σ 1.5: a long tail up to ~1e6), by Box–Muller. */
 function lognormal(count: number, seed: number): number[] {
