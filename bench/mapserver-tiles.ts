@@ -43,7 +43,10 @@ export async function startMapServerTiles({ kitDir, dataDir, runDir, processes, 
   const mapfile = join(runDir, 'tiles.map');
   const kitMap = readFileSync(join(kitDir, 'mapserver', 'tiles.map'), 'utf8');
   if (!/^\s*SHAPEPATH\s+"[^"]*"/m.test(kitMap)) throw new Error(`${join(kitDir, 'mapserver', 'tiles.map')} has no SHAPEPATH line to point at the data`);
-  writeFileSync(mapfile, kitMap.replace(/^(\s*)SHAPEPATH\s+"[^"]*"/m, `$1SHAPEPATH "${dataDir}"`));
+  // MapServer reads EDGE_BUFFER in pixels of its 256-px tile: the kit's 64 clips 1,024 of 4,096
+  // units past the edge, 16 times our buffer of 64 units (4 px: docs/tiles.md); the same 4 px here.
+  const pointed = kitMap.replace(/^(\s*)SHAPEPATH\s+"[^"]*"/m, `$1SHAPEPATH "${dataDir}"`);
+  writeFileSync(mapfile, pointed.replace(/"EDGE_BUFFER=\d+"/, '"EDGE_BUFFER=4"'));
   const config = join(runDir, 'mapserver.conf');
   writeFileSync(config, `CONFIG\n  ENV\n    MS_MAP_NO_PATH "1"\n  END\n  MAPS\n    TILES "${mapfile}"\n  END\nEND\n`);
 
