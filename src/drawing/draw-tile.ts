@@ -8,6 +8,7 @@
  */
 import { basename } from 'node:path';
 import type { Checkpoint } from '../cancellation/checkpoint.ts';
+import { BadRequestError } from '../errors.ts';
 import { contains, overlaps, widened } from '../geometry/bbox.ts';
 import type { Shape } from '../geometry/shape.ts';
 import type { BBox } from '../geometry/types.ts';
@@ -239,13 +240,20 @@ async function rasterTile(
 
 /**
  * The tile's features as a vector tile: decoded, in Web Mercator, with the fields asked for
- * (`job.fields`, as the file spells them) and, when styled, their class (CLASS_PROPERTY). Past
- * the attribute budget, counted from the .dbf widths as hot spots' values are, the features
- * carry no fields: a slippy map's tile is better without them than missing (docs/tiles.md, "Budgets").
+ * (`job.fields`, as the file spells them) and, when styled, their class (CLASS_PROPERTY). The
+ * fields are budgeted from the .dbf widths as hot spots' values are, before a row is read: past
+ * the budget, a 400 naming it rather than a tile that carries less than it was asked (docs/tiles.md, "Budgets").
  */
 function vectorTile(shapefile: OpenShapefile, fids: Uint32Array, job: TileJob, toMercator: ToMercator, checkpoint: Checkpoint): Uint8Array {
   const file = basename(job.files.paths.shp);
-  const fields = attributeBytesPerHotSpot(shapefile.fields, job.fields) * fids.length <= job.limits.maxHotSpotAttributeBytes ? job.fields : [];
+  const fieldBytes = attributeBytesPerHotSpot(shapefile.fields, job.fields) * fids.length;
+  if (fieldBytes > job.limits.maxHotSpotAttributeBytes) {
+    throw new BadRequestError(
+      `The fields asked for would take up to ${fieldBytes} bytes for the ${fids.length} features of this tile; at most ` +
+        `${job.limits.maxHotSpotAttributeBytes} bytes (limits.maxHotSpotAttributeBytes) can be carried. Ask for fewer fields, or for tiles at a higher zoom.`,
+    );
+  }
+  const fields = job.fields;
   const list = Array.from(fids);
   const shapes = shapefile.readShapes(list, { useCache: job.useCache, maxRings: job.limits.maxRings, checkpoint });
   const classes = job.styling?.colouring ? featureStyler(shapefile, job.styling)(list, checkpoint).classes : undefined;

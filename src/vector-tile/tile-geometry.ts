@@ -8,7 +8,7 @@
 import { clipPolygon, clipPolyline } from 'lineclip';
 import type { StepPacer } from '../cancellation/checkpoint.ts';
 import type { Shape } from '../geometry/shape.ts';
-import { gridLine, gridRing } from './tile-paths.ts';
+import { gridLine, gridRing, unitRing } from './tile-paths.ts';
 import { CLIP_BOX, outsideSides } from './tile-units.ts';
 
 /** MVT's geometry types (GeomType) with the coordinates geojson-vt gives each. */
@@ -57,7 +57,7 @@ function clippedLines(shape: Shape, pacer: StepPacer): number[][][] {
   return lines;
 }
 
-/** A polygon whose exterior ring leaves nothing is left out with its holes. */
+/** A polygon whose exterior ring leaves nothing in the buffered tile is left out with its holes. */
 function clippedRings(shape: Shape, pacer: StepPacer): number[][][] {
   const rings: number[][][] = [];
   for (let polygon = 0; polygon < shape.polygons.length - 1; polygon++) {
@@ -65,7 +65,9 @@ function clippedRings(shape: Shape, pacer: StepPacer): number[][][] {
     for (let part = firstRing; part < shape.polygons[polygon + 1]; part++) {
       const exterior = part === firstRing;
       const points = partPoints(shape, part, pacer);
-      const ring = points.length > 0 ? gridRing(clipPolygon(points, CLIP_BOX), exterior) : undefined;
+      const clipped = points.length > 0 ? clipPolygon(points, CLIP_BOX) : [];
+      // An exterior ring inside the tile but smaller than a unit keeps a unit square; a hole that small is nothing.
+      const ring = gridRing(clipped, exterior) ?? (exterior ? unitRing(clipped) : undefined);
       if (ring) rings.push(ring);
       else if (exterior) break;
     }

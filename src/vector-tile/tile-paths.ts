@@ -6,10 +6,32 @@
  */
 import { MIN_RING_VERTICES } from '../geometry/simplify.ts';
 
-/** A line on the grid: its points rounded, each different from the one before; undefined when fewer than two are left. */
+/**
+ * A line on the grid: its points rounded, each different from the one before. A line shorter
+ * than a unit keeps one unit's length, as a drawing keeps a feature smaller than a pixel
+ * visible: a tile with features is never empty. Undefined only for no points.
+ */
 export function gridLine(points: readonly number[][]): number[][] | undefined {
   const line = roundedWithoutRepeats(points);
+  if (line.length === 1) line.push([line[0][0] + 1, line[0][1]]);
   return line.length >= 2 ? line : undefined;
+}
+
+/**
+ * The smallest exterior ring on the grid, one unit square at the first clipped point: what a
+ * polygon smaller than a unit (a sixteenth of a pixel) leaves, so that it is not lost from
+ * the tile (docs/tiles.md, "Vector tiles: geometry"). Positive area, as an exterior ring's.
+ */
+export function unitRing(points: readonly number[][]): number[][] | undefined {
+  if (points.length === 0) return undefined;
+  const [x, y] = [Math.floor(points[0][0]), Math.floor(points[0][1])];
+  return [
+    [x, y],
+    [x + 1, y],
+    [x + 1, y + 1],
+    [x, y + 1],
+    [x, y],
+  ];
 }
 
 /**

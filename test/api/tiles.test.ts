@@ -54,6 +54,15 @@ beforeAll(async () => {
   const large = join(folder, 'large.geojson');
   writeFileSync(large, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { NAME: 'large' }, geometry: { type: 'Polygon', coordinates: square(-40, -20, 30) } }] }));
   await writeShapefile(folder, 'large', large, ['-a_srs', 'EPSG:4326', '-segmentize', '0.01']);
+  // 2,000 squares of one metre and 2,000 lines of one metre, spread over the Netherlands.
+  const tiny = join(folder, 'tiny.csv');
+  const rows = ['WKT,ID'];
+  for (let i = 0; i < 2000; i++) {
+    const [x, y] = [20_000 + (i % 50) * 5_000, 320_000 + Math.floor(i / 50) * 7_000];
+    rows.push(`"POLYGON ((${x} ${y},${x} ${y + 1},${x + 1} ${y + 1},${x + 1} ${y},${x} ${y}))",${i}`);
+  }
+  writeFileSync(tiny, rows.join('\n'));
+  await writeShapefile(folder, 'tiny', tiny, ['-a_srs', 'EPSG:28992', '-oo', 'GEOM_POSSIBLE_NAMES=WKT', '-oo', 'KEEP_GEOM_COLUMNS=NO']);
   server = await startServer({ dataDir: folder, render: { workers: 1 }, limits: { maxTileFeatures: 100 } });
 });
 
@@ -151,6 +160,19 @@ describe('raster and vector tiles', () => {
     expect(named.map((feature) => feature.properties).sort((a, b) => String(a.NAME).localeCompare(String(b.NAME)))).toEqual([{ NAME: 'Utrecht' }, { NAME: 'Zeist' }]);
   });
 
+  it('keeps every feature far smaller than a tile unit: 2,000 squares of a metre at zoom 5, none lost', async () => {
+    // Within the default budgets (this file's server draws at most 100 features a tile).
+    const roomy = await startServer({ dataDir: folder, render: { workers: 1 } });
+    try {
+      const features = vectorFeatures(await (await fetch(tileUrl(roomy, 'tiny', tileAt(5.3, 52.2, 5), 'mvt'))).bytes(), 'tiny');
+      expect(features).toHaveLength(2000);
+      expect(new Set(features.map((feature) => feature.id)).size).toBe(2000);
+      expect(features.every((feature) => feature.type === 3)).toBe(true);
+    } finally {
+      await roomy.close();
+    }
+  });
+
   it('where= leaves out the features it does not select', async () => {
     const selected = vectorFeatures(await (await fetch(tileUrl(server, 'squares', PAIR_TILE, 'mvt', { where: 'VALUE = 4' }))).bytes());
     expect(selected.map((feature) => feature.id)).toEqual([3]);
@@ -188,6 +210,18 @@ describe('budgets', () => {
     small = await startServer({ dataDir: folder, render: { workers: 1 }, limits: { maxTileFeatures: 1 } });
   });
   afterAll(() => small?.close());
+
+  it('fields past maxHotSpotAttributeBytes are a 400 naming the limit, not a tile without them', async () => {
+    const narrow = await startServer({ dataDir: folder, render: { workers: 1 }, limits: { maxHotSpotAttributeBytes: 100 } });
+    try {
+      const response = await fetch(tileUrl(narrow, 'squares', PAIR_TILE, 'mvt', { fields: 'NAME' }));
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain('limits.maxHotSpotAttributeBytes');
+      expect((await fetch(tileUrl(narrow, 'squares', PAIR_TILE, 'mvt'))).status).toBe(200);
+    } finally {
+      await narrow.close();
+    }
+  });
 
   it('past maxTileFeatures a tile is drawn from the index alone, never blank', async () => {
     const colours = opaqueColours(await (await fetch(tileUrl(small, 'squares', PAIR_TILE, 'png'))).bytes());

@@ -88,15 +88,17 @@ describe('a vector tile', () => {
     expect(partsOf(feature)).toEqual([outer]);
   });
 
-  it('leaves out rings that collapse on the grid, a polygon whose outer ring goes with its holes, and a feature with nothing left', () => {
+  it('keeps an outer ring that collapses on the grid as a unit square, leaves out a polygon outside with its holes, and a feature with nothing left', () => {
     const big = [[100, 100], [1000, 100], [1000, 1000], [100, 1000], [100, 100]];
     const speck = [[2000, 2000], [2000.3, 2000], [2000.3, 2000.3], [2000, 2000]];
     const flat = [[3000, 100], [3500, 100], [3200, 100], [3000, 100]];
     const outside = [[5000, 100], [6000, 100], [6000, 1000], [5000, 1000], [5000, 100]];
     const holeOfOutside = [[5200, 200], [5200, 300], [5300, 300], [5200, 200]];
     const [feature] = encodeOne(unitPolygons(TILE, [[big], [speck], [flat], [outside, holeOfOutside]]));
-    expect(partsOf(feature)).toEqual([big]);
-    const bytes = encodeVectorTile(LAYER, TILE, [{ id: 1, shape: unitPolygons(TILE, [[speck], [outside, holeOfOutside]]), properties: {} }], noCheckpoint);
+    const unitSquare = (x: number, y: number) => [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1], [x, y]];
+    // The speck and the flat ring are smaller than a unit: each keeps one, at its first point.
+    expect(partsOf(feature)).toEqual([big, unitSquare(2000, 2000), unitSquare(3000, 100)]);
+    const bytes = encodeVectorTile(LAYER, TILE, [{ id: 1, shape: unitPolygons(TILE, [[outside, holeOfOutside]]), properties: {} }], noCheckpoint);
     expect(decodedFeatures(bytes, LAYER)).toEqual([]);
   });
 
